@@ -1,0 +1,132 @@
+"""Cards: parsing, formatting, the deck and a seeded deal (RULES §1)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+RANKS = "23456789TJQKA"
+SUITS = "DCHS"  # low -> high: diamonds < clubs < hearts < spades
+SUIT_SYMBOLS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}
+_SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
+# Text-presentation variants people paste from phones.
+_SYMBOL_TO_SUIT.update({"♢": "D", "♧": "C", "♡": "H", "♤": "S"})
+
+
+class CapsaError(ValueError):
+    """Invalid input: a bad card token, a duplicate, a wrong row size, a card not held.
+
+    The message always names the offending token or row, so it can be shown as is.
+    """
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card. ``rank`` is 2..14 (ace high), ``suit`` is 0..3 (♦ ♣ ♥ ♠)."""
+
+    rank: int
+    suit: int
+
+    @property
+    def code(self) -> str:
+        """Plain notation, e.g. ``AS``."""
+        return RANKS[self.rank - 2] + SUITS[self.suit]
+
+    @property
+    def symbol(self) -> str:
+        """Notation with a suit symbol, e.g. ``A♠``."""
+        return RANKS[self.rank - 2] + SUIT_SYMBOLS[SUITS[self.suit]]
+
+    @property
+    def index(self) -> int:
+        """0..51, rank-major: 2♦ = 0 ... A♠ = 51."""
+        return (self.rank - 2) * 4 + self.suit
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for r in range(2, 15) for s in range(4))
+
+
+def card_from_index(index: int) -> Card:
+    return DECK[index]
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card, case-insensitive: ``AS``, ``Td``, ``10h``, ``9♣``, ``K♦``."""
+    raw = token
+    text = token.strip().upper()
+    if len(text) < 2:
+        raise CapsaError(f"'{raw}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣")
+    rank_text, suit_text = text[:-1], text[-1]
+    suit_letter = _SYMBOL_TO_SUIT.get(suit_text, suit_text)
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS or suit_letter not in SUITS:
+        raise CapsaError(f"'{raw}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣")
+    return Card(RANKS.index(rank_text) + 2, SUITS.index(suit_letter))
+
+
+def parse_cards(tokens: Iterable[str] | str) -> list[Card]:
+    """Parse several cards (a list of tokens, or one string split on spaces/commas).
+
+    Duplicates are refused, naming the repeated card.
+    """
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for token in tokens:
+        if not isinstance(token, str):
+            raise CapsaError(f"{token!r} is not a card: cards are written as text, e.g. 'AS'")
+        card = parse_card(token)
+        if card in seen:
+            raise CapsaError(f"'{token}' appears twice: each card can be used only once")
+        seen.add(card)
+        cards.append(card)
+    return cards
+
+
+def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
+    return " ".join(c.symbol if symbols else c.code for c in cards)
+
+
+def sort_hand(cards: Iterable[Card]) -> list[Card]:
+    """Highest first, by rank then suit: how a hand is shown to its holder."""
+    return sorted(cards, reverse=True)
+
+
+def deal(players: int, seed: int | None = None) -> list[list[Card]]:
+    """A shuffled deal of 13 cards to each of 2-4 players; the same seed, the same deal."""
+    if not 2 <= players <= 4:
+        raise CapsaError(f"a table has 2 to 4 players, not {players}")
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    return [sort_hand(deck[i * 13 : (i + 1) * 13]) for i in range(players)]
+
+
+def check_setting(
+    hand: Sequence[Card] | None,
+    back: Sequence[Card],
+    middle: Sequence[Card],
+    front: Sequence[Card],
+) -> None:
+    """Refuse a setting with a wrong row size, a card used twice or a card not held."""
+    for name, row, size in (("back", back, 5), ("middle", middle, 5), ("front", front, 3)):
+        if len(row) != size:
+            raise CapsaError(f"the {name} row needs {size} cards, not {len(row)}")
+    seen: set[Card] = set()
+    for card in (*back, *middle, *front):
+        if card in seen:
+            raise CapsaError(f"'{card.code}' is used twice: each card can be used only once")
+        seen.add(card)
+    if hand is not None:
+        held = set(hand)
+        for card in (*back, *middle, *front):
+            if card not in held:
+                raise CapsaError(f"'{card.code}' is not in your hand")

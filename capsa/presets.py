@@ -1,0 +1,181 @@
+"""The four rule presets of RULES §5.1 as immutable objects, plus their table options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Literal
+
+from capsa.cards import CapsaError
+from capsa.hands import TieBreak
+
+POSITIONS = ("back", "middle", "front")
+SPECIALS = ("dragon", "six_pairs", "three_straights", "three_flushes")  # highest first
+Scoring = Literal["multiply", "base", "units"]
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A complete set of rule options.
+
+    ``scoring`` says how a sweep multiplies a pair's total:
+    - ``multiply`` (standard, indocapsa): the whole pairwise total, bonuses included;
+    - ``base`` (sayapoker): only the base 1 per row, the bonus surplus added unmultiplied;
+    - ``units`` (chinese-poker): 1 per row, royalties on top, a sweep/majority bonus by
+      ``method``; nothing is multiplied.
+    ``row_values`` are the winner's value of a row (``multiply``/``base``) or the royalty
+    added on top of the row's 1 (``units``); a category not listed is worth 1 (or +0).
+    """
+
+    name: str
+    suit_tiebreak: TieBreak
+    scoring: Scoring
+    row_values: Mapping[tuple[str, str], int]
+    sweep_multiplier: int
+    table_sweep_multiplier: int | None
+    table_sweep_min_opponents: int | None
+    foul_multiplier: int
+    specials: Mapping[str, int]
+    same_special: Literal["tie", "compare"]
+    # table options
+    method: Literal["1-6", "2-4"] | None = None
+    room_fee: bool = False
+    room_fee_rate: float = 0.0
+    surrender: bool = False
+    surrender_cost: int = 0
+    allowed_options: frozenset[str] = field(default_factory=frozenset)
+
+    def row_value(self, position: str, category: str) -> int:
+        """The winner's value for a row (RULES §5); royalties for ``units`` scoring."""
+        default = 0 if self.scoring == "units" else 1
+        return self.row_values.get((position, category), default)
+
+    def pays(self, special: str) -> bool:
+        return special in self.specials
+
+    def with_options(self, options: Mapping[str, object] | None) -> Preset:
+        """This preset with table options applied; unknown or disallowed options are refused."""
+        if not options:
+            return self
+        changes: dict[str, object] = {}
+        for key, value in options.items():
+            if key not in self.allowed_options:
+                allowed = ", ".join(sorted(self.allowed_options)) or "none"
+                raise CapsaError(
+                    f"option '{key}' does not exist for preset '{self.name}' (allowed: {allowed})"
+                )
+            if key == "method":
+                if value not in ("1-6", "2-4"):
+                    raise CapsaError(f"option 'method' must be '1-6' or '2-4', not {value!r}")
+                changes["method"] = value
+            elif key in ("room_fee", "surrender"):
+                if not isinstance(value, bool):
+                    raise CapsaError(f"option '{key}' must be true or false, not {value!r}")
+                changes[key] = value
+        return replace(self, **changes)
+
+    @property
+    def options(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if "method" in self.allowed_options:
+            out["method"] = self.method
+        if "room_fee" in self.allowed_options:
+            out["room_fee"] = self.room_fee
+        if "surrender" in self.allowed_options:
+            out["surrender"] = self.surrender
+        return out
+
+
+def _values(front_trips, mid_fh, mid_quads, mid_sf, mid_royal, back_quads, back_sf, back_royal):
+    return _frozen(
+        {
+            ("front", "three_of_a_kind"): front_trips,
+            ("middle", "full_house"): mid_fh,
+            ("middle", "four_of_a_kind"): mid_quads,
+            ("middle", "straight_flush"): mid_sf,
+            ("middle", "royal_flush"): mid_royal,
+            ("back", "four_of_a_kind"): back_quads,
+            ("back", "straight_flush"): back_sf,
+            ("back", "royal_flush"): back_royal,
+        }
+    )
+
+
+_FOUR_SPECIALS = {"dragon": 13, "six_pairs": 3, "three_straights": 3, "three_flushes": 3}
+
+STANDARD = Preset(
+    name="standard",
+    suit_tiebreak="key_card",
+    scoring="multiply",
+    row_values=_values(5, 3, 14, 18, 22, 7, 9, 11),
+    sweep_multiplier=2,
+    table_sweep_multiplier=4,
+    table_sweep_min_opponents=2,
+    foul_multiplier=2,
+    specials=_frozen(_FOUR_SPECIALS),
+    same_special="tie",
+)
+
+SAYAPOKER = Preset(
+    name="sayapoker",
+    suit_tiebreak="early",
+    scoring="base",
+    row_values=_values(5, 3, 14, 18, 22, 7, 9, 11),
+    sweep_multiplier=2,
+    table_sweep_multiplier=4,
+    table_sweep_min_opponents=3,
+    foul_multiplier=4,  # (reading) as swept by a table sweep, at any table
+    specials=_frozen({"dragon": 208}),
+    same_special="tie",
+    room_fee=False,
+    room_fee_rate=0.03,
+    allowed_options=frozenset({"room_fee"}),
+)
+
+INDOCAPSA = Preset(
+    name="indocapsa",
+    suit_tiebreak="key_card",
+    scoring="multiply",
+    row_values=_values(6, 4, 16, 20, 24, 8, 10, 12),
+    sweep_multiplier=2,
+    table_sweep_multiplier=4,
+    table_sweep_min_opponents=2,
+    foul_multiplier=3,  # (reading of "3x")
+    specials=_frozen({"dragon": 78, "six_pairs": 18, "three_straights": 18, "three_flushes": 18}),
+    same_special="compare",
+)
+
+CHINESE_POKER = Preset(
+    name="chinese-poker",
+    suit_tiebreak="none",
+    scoring="units",
+    row_values=_values(3, 2, 8, 10, 14, 4, 5, 7),
+    sweep_multiplier=1,
+    table_sweep_multiplier=None,
+    table_sweep_min_opponents=None,
+    foul_multiplier=1,
+    specials=_frozen(_FOUR_SPECIALS),
+    same_special="compare",
+    method="1-6",
+    surrender=False,
+    surrender_cost=3,
+    allowed_options=frozenset({"method", "surrender"}),
+)
+
+PRESETS: Mapping[str, Preset] = _frozen(
+    {p.name: p for p in (STANDARD, SAYAPOKER, INDOCAPSA, CHINESE_POKER)}
+)
+DEFAULT_PRESET = "standard"
+
+
+def get_preset(name: str | None = None, options: Mapping[str, object] | None = None) -> Preset:
+    """Look a preset up by name (``standard`` by default) and apply table options."""
+    key = (name or DEFAULT_PRESET).strip().lower()
+    if key not in PRESETS:
+        raise CapsaError(f"unknown preset '{name}': choose one of {', '.join(PRESETS)}")
+    return PRESETS[key].with_options(options)
