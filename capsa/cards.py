@@ -60,7 +60,8 @@ def card_from_index(index: int) -> Card:
 def parse_card(token: str) -> Card:
     """Parse one card, case-insensitive: ``AS``, ``Td``, ``10h``, ``9♣``, ``K♦``."""
     raw = token
-    text = token.strip().upper()
+    # Phones send suit symbols in emoji presentation (U+FE0F) or text presentation (U+FE0E).
+    text = token.replace("\ufe0f", "").replace("\ufe0e", "").strip().upper()
     if len(text) < 2:
         raise CapsaError(f"'{raw}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣")
     rank_text, suit_text = text[:-1], text[-1]

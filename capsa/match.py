@@ -27,6 +27,7 @@ def seat_to_dict(seat: Seat) -> dict:
         "front": [c.code for c in seat.front],
         "declare": seat.declare,
         "surrender": seat.surrender,
+        "foul": seat.foul,
     }
 
 
@@ -53,7 +54,10 @@ def seat_from_dict(data: Mapping) -> Seat:
     surrender = data.get("surrender", False)
     if not isinstance(surrender, bool):
         raise CapsaError(f"{name}: 'surrender' must be true or false")
-    return Seat(name, *rows, declare=declare or None, surrender=surrender)
+    foul = data.get("foul", False)
+    if not isinstance(foul, bool):
+        raise CapsaError(f"{name}: 'foul' must be true or false")
+    return Seat(name, *rows, declare=declare or None, surrender=surrender, foul=foul)
 
 
 def standings(totals: Mapping[str, float]) -> list[Standing]:

@@ -28,6 +28,7 @@ class Seat:
     front: tuple[Card, ...] = ()
     declare: str | None = None
     surrender: bool = False
+    foul: bool = False  # scored as fouled whatever the rows (a timed-out player, by table setting)
 
     @property
     def setting(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
@@ -192,7 +193,7 @@ def score_round(seats: Sequence[Seat], preset: Preset) -> RoundResult:
         rows.append(tuple(evaluate(r) for r in seat.setting) if has_rows else None)  # type: ignore[misc]
     special = [None if s.surrender else s.declare for s in seats]
     fouled = [
-        not s.surrender and special[i] is None and is_fouled(*rows[i])  # type: ignore[misc]
+        not s.surrender and special[i] is None and (s.foul or is_fouled(*rows[i]))  # type: ignore[misc]
         for i, s in enumerate(seats)
     ]
 

@@ -1,0 +1,41 @@
+"""Persistence: the ``Repository`` protocol, its records and the SQLite backend."""
+
+from .repository import (
+    AlreadySeated,
+    GuildSettings,
+    HandRecord,
+    LeaderRow,
+    MatchRecord,
+    NotInLobby,
+    NotPlaying,
+    NotSeated,
+    PlayerStats,
+    Repository,
+    RepositoryError,
+    RoundRecord,
+    RoundScore,
+    SeatRecord,
+    TableExists,
+    TableFull,
+    open_repository,
+)
+
+__all__ = [
+    "AlreadySeated",
+    "GuildSettings",
+    "HandRecord",
+    "LeaderRow",
+    "MatchRecord",
+    "NotInLobby",
+    "NotPlaying",
+    "NotSeated",
+    "PlayerStats",
+    "Repository",
+    "RepositoryError",
+    "RoundRecord",
+    "RoundScore",
+    "SeatRecord",
+    "TableExists",
+    "TableFull",
+    "open_repository",
+]

@@ -1,0 +1,179 @@
+"""Capsa Susun for Discord: the entry point (``python bot.py``). Settings: see .env.example."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import sys
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from dotenv import load_dotenv
+
+import cogs.strings  # noqa: F401  (registers the bot's words)
+from capsa.i18n import lang_from_locale, t
+from cogs.discord_endpoints import apply_endpoints
+from cogs.tables import TableManager
+from cogs.translator import CapsaTranslator
+from cogs.views import DYNAMIC_ITEMS
+from data.repository import open_repository
+
+log = logging.getLogger("capsa")
+
+EXTENSIONS = ("cogs.capsa",)
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: create a bot at https://discord.com/developers/applications, "
+    "copy its token, and put DISCORD_TOKEN=<token> in a .env file next to bot.py "
+    "(see .env.example)."
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    database_path: str = "data/capsa.sqlite3"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    solver_workers: int = 1
+    guild_ready_timeout: float = 2.0
+
+    @classmethod
+    def from_env(cls) -> Config:
+        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip(),
+            database_path=os.environ.get("DATABASE_PATH", "").strip() or "data/capsa.sqlite3",
+            dev_guild_id=int(guild) if guild else None,
+            log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            solver_workers=int(os.environ.get("SOLVER_WORKERS", "1") or 1),
+            guild_ready_timeout=float(os.environ.get("GUILD_READY_TIMEOUT", "2") or 2),
+        )
+
+
+class CapsaTree(app_commands.CommandTree):
+    """One error handler for the whole tree: log it, tell the user briefly, in their language."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        lang = lang_from_locale(str(interaction.locale))
+        if isinstance(error, app_commands.CommandOnCooldown):
+            text = t("ans.cooldown", lang)
+        else:
+            log.error(
+                "command %s failed",
+                interaction.command and interaction.command.qualified_name,
+                exc_info=error,
+            )
+            text = t("ans.error", lang)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell the user about an error")
+
+
+async def _on_item_error(
+    interaction: discord.Interaction, error: Exception, item: discord.ui.Item
+) -> None:
+    """Component callbacks fail the same way commands do: logged, and a short answer."""
+    log.error("component %s failed", getattr(item, "custom_id", item), exc_info=error)
+    text = t("ans.error", lang_from_locale(str(interaction.locale)))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
+
+
+class CapsaBot(commands.Bot):
+    def __init__(self, config: Config, executor: Executor | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=CapsaTree,
+            help_command=None,
+            guild_ready_timeout=config.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self._own_executor = executor is None
+        self.executor: Executor = executor or ProcessPoolExecutor(
+            max_workers=max(1, config.solver_workers),
+            mp_context=multiprocessing.get_context("spawn"),
+        )
+        self.repo = None
+        self.tables = TableManager(self)
+
+    async def setup_hook(self) -> None:
+        self.repo = await open_repository(self.config.database_path)
+        await self.tree.set_translator(CapsaTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        discord.ui.View.on_error = staticmethod(_on_item_error)  # type: ignore[method-assign]
+        if self.config.dev_guild_id:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        await self.tables.resume()
+
+    async def close(self) -> None:
+        for task in list(self.tables.timers.values()):
+            task.cancel()
+        await super().close()
+        if self.repo is not None:
+            await self.repo.close()
+        if self._own_executor:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def main() -> int:
+    load_dotenv()
+    config = Config.from_env()
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    apply_endpoints(config.api_base, config.gateway_url)
+    bot = CapsaBot(config)
+    try:
+        asyncio.run(_run(bot))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        print(
+            "DISCORD_TOKEN was refused by Discord: check the token in your .env file.",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+async def _run(bot: CapsaBot) -> None:
+    async with bot:
+        await bot.start(bot.config.token)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The hand builder's state: which cards a player placed in back and middle.
+
+A draft is small enough to live in a component's ``custom_id`` (two 52-bit masks), so the
+builder needs no memory of its own and keeps working across restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from capsa.cards import DECK, CapsaError, Card, format_cards, sort_hand
+from capsa.hands import Row, evaluate, is_fouled
+from capsa.i18n import register, t
+from capsa.names import position_name, row_name
+
+register(
+    {
+        "builder.empty": ("(not set)", "(belum diisi)"),
+        "builder.front_rest": ("(the 3 cards left)", "(3 kartu sisa)"),
+        "builder.fouled": (
+            "⚠️ Fouled: the back must be at least as strong as the middle, and the middle "
+            "at least as strong as the front.",
+            "⚠️ Salah susun: baris bawah harus minimal sekuat tengah, dan tengah minimal "
+            "sekuat atas.",
+        ),
+        "builder.ok": (
+            "✅ Valid setting. Press Submit to lock it in.",
+            "✅ Susunan sah. Tekan Kirim untuk mengunci.",
+        ),
+        "builder.need": (
+            "Pick 5 cards for the back and 5 for the middle; the front is the 3 left over.",
+            "Pilih 5 kartu untuk baris bawah dan 5 untuk tengah; baris atas adalah 3 sisanya.",
+        ),
+        "builder.wrong_count": (
+            "The {row} row needs exactly 5 cards; you picked {count}.",
+            "Baris {row} butuh tepat 5 kartu; kamu memilih {count}.",
+        ),
+        "builder.clash": (
+            "{card} is already in another row: pick it again after removing it there.",
+            "{card} sudah ada di baris lain: lepaskan dulu dari sana.",
+        ),
+    }
+)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    return tuple(sort_hand(c for c in DECK if mask >> c.index & 1))
+
+
+@dataclass(frozen=True)
+class Draft:
+    hand: tuple[Card, ...]
+    back: tuple[Card, ...] = ()
+    middle: tuple[Card, ...] = ()
+
+    @classmethod
+    def start(cls, hand: Sequence[Card]) -> Draft:
+        return cls(tuple(sort_hand(hand)))
+
+    @classmethod
+    def decode(cls, hand: Sequence[Card], back_mask: int, middle_mask: int) -> Draft:
+        """Rebuild a draft from masks, dropping anything not in the hand or clashing."""
+        held = mask_of(hand)
+        back_mask &= held
+        middle_mask &= held & ~back_mask
+        return cls(tuple(sort_hand(hand)), cards_of(back_mask), cards_of(middle_mask))
+
+    @property
+    def masks(self) -> tuple[int, int]:
+        return mask_of(self.back), mask_of(self.middle)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.back) == 5 and len(self.middle) == 5
+
+    @property
+    def front(self) -> tuple[Card, ...]:
+        if not self.complete:
+            return ()
+        placed = set(self.back) | set(self.middle)
+        return tuple(c for c in self.hand if c not in placed)
+
+    @property
+    def setting(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+        return self.back, self.middle, self.front
+
+    def rows(self) -> tuple[Row | None, Row | None, Row | None]:
+        return (
+            evaluate(self.back) if len(self.back) == 5 else None,
+            evaluate(self.middle) if len(self.middle) == 5 else None,
+            evaluate(self.front) if self.complete else None,
+        )
+
+    @property
+    def fouled(self) -> bool:
+        rows = self.rows()
+        return self.complete and is_fouled(*rows)  # type: ignore[arg-type]
+
+    def back_options(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.hand if c not in self.middle)
+
+    def middle_options(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.hand if c not in self.back)
+
+    def place(self, position: str, cards: Sequence[Card], lang: str = "en") -> Draft:
+        """Put exactly five cards in the back or the middle."""
+        if len(cards) != 5:
+            raise CapsaError(
+                t(
+                    "builder.wrong_count",
+                    lang,
+                    row=position_name(position, lang).lower(),
+                    count=len(cards),
+                )
+            )
+        other = self.middle if position == "back" else self.back
+        for card in cards:
+            if card not in self.hand:
+                raise CapsaError(f"'{card.code}' is not in your hand")
+            if card in other:
+                raise CapsaError(t("builder.clash", lang, card=card.symbol))
+        chosen = tuple(sort_hand(cards))
+        if position == "back":
+            return Draft(self.hand, chosen, self.middle)
+        return Draft(self.hand, self.back, chosen)
+
+    def with_setting(self, back: Sequence[Card], middle: Sequence[Card]) -> Draft:
+        return Draft(self.hand, tuple(sort_hand(back)), tuple(sort_hand(middle)))
+
+    def cleared(self) -> Draft:
+        return Draft(self.hand)
+
+
+def preview_lines(draft: Draft, lang: str = "en") -> list[str]:
+    """One line per row (front on top, as on the table), then the verdict."""
+    rows = draft.rows()
+    cards = (draft.back, draft.middle, draft.front)
+    lines = []
+    for index in (2, 1, 0):
+        position = ("back", "middle", "front")[index]
+        label = f"**{position_name(position, lang)}**"
+        row = rows[index]
+        if row is not None:
+            lines.append(
+                f"{label}: {format_cards(row.cards, symbols=True)} — {row_name(row, lang)}"
+            )
+        elif position == "front":
+            lines.append(f"{label}: {t('builder.front_rest', lang)}")
+        else:
+            shown = (
+                format_cards(cards[index], symbols=True)
+                if cards[index]
+                else t("builder.empty", lang)
+            )
+            lines.append(f"{label}: {shown}")
+    if not draft.complete:
+        lines.append(t("builder.need", lang))
+    elif draft.fouled:
+        lines.append(t("builder.fouled", lang))
+    else:
+        lines.append(t("builder.ok", lang))
+    return lines

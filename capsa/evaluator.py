@@ -1,0 +1,196 @@
+"""Vectorised row strengths for the solver: lookup tables and the 36,036 split structure.
+
+Every rank-only strength of capsa.hands (five-card rows and three-card fronts, one scale)
+gets a dense *class id*: ``STRENGTHS[cls]`` is the strength and class ids are ordered like
+strengths, so class ids compare exactly like ``Row.strength`` (foul check included).
+
+A hand's 13 cards are sorted by rank, so every subset taken in combination order has its
+ranks ascending; packing them base 16 gives a key into ``PLAIN5``/``FLUSH5``/``TAB3``.
+
+The 72,072 ordered splits (1,287 backs x 56 middles) are stored as 36,036 *unordered*
+ones: a front plus a pair {A, B} of five-card subsets. The stronger of A and B is the
+back (the other orientation is fouled, or equal and interchangeable), so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+
+import numpy as np
+
+from capsa.hands import strength3, strength5
+
+# --- the strength scale -------------------------------------------------------------------
+
+_W5 = np.array([16**4, 16**3, 16**2, 16, 1], dtype=np.int64)
+_W3 = np.array([16**2, 16, 1], dtype=np.int64)
+
+
+def _build_scale():
+    plain5: dict[int, int] = {}
+    flush5: dict[int, int] = {}
+    for combo in combinations_with_replacement(range(2, 15), 5):
+        if combo[0] == combo[4]:
+            continue
+        key = sum(r * w for r, w in zip(combo, (16**4, 16**3, 16**2, 16, 1), strict=True))
+        plain5[key] = strength5(combo, False)
+        if len(set(combo)) == 5:
+            flush5[key] = strength5(combo, True)
+    tab3: dict[int, int] = {}
+    for combo in combinations_with_replacement(range(2, 15), 3):
+        tab3[combo[0] * 256 + combo[1] * 16 + combo[2]] = strength3(combo)
+    strengths = np.array(
+        sorted(set(plain5.values()) | set(flush5.values()) | set(tab3.values())), dtype=np.int64
+    )
+    index = {int(s): i for i, s in enumerate(strengths)}
+    p5 = np.full(16**5, -1, dtype=np.int16)
+    f5 = np.full(16**5, -1, dtype=np.int16)
+    t3 = np.full(16**3, -1, dtype=np.int16)
+    for key, s in plain5.items():
+        p5[key] = index[s]
+    for key, s in flush5.items():
+        f5[key] = index[s]
+    for key, s in tab3.items():
+        t3[key] = index[s]
+    return strengths, p5, f5, t3
+
+
+STRENGTHS, PLAIN5, FLUSH5, TAB3 = _build_scale()
+N_CLASSES = len(STRENGTHS)
+LEVEL = (STRENGTHS >> 20).astype(np.int8)
+LEAD = ((STRENGTHS >> 16) & 0xF).astype(np.int8)
+# category index as in capsa.hands.ALL_CATEGORIES: 0..8 by level, 9 = royal flush
+CATEGORY = np.where((LEVEL == 8) & (LEAD == 14), 9, LEVEL).astype(np.int8)
+_FRONT_SET = {strength3(c) for c in combinations_with_replacement(range(2, 15), 3)}
+IS_FRONT = np.array([int(s) in _FRONT_SET for s in STRENGTHS])
+
+
+def class_of(strength: int) -> int:
+    """The class id of a rank-only strength of capsa.hands."""
+    i = int(np.searchsorted(STRENGTHS, strength))
+    if i >= N_CLASSES or STRENGTHS[i] != strength:
+        raise KeyError(strength)
+    return i
+
+
+# --- subsets and splits -------------------------------------------------------------------
+
+C5 = np.array(list(combinations(range(13), 5)), dtype=np.intp)  # (1287, 5)
+C3 = np.array(list(combinations(range(13), 3)), dtype=np.intp)  # (286, 3)
+_BITS = 1 << np.arange(13)
+MASK5 = (_BITS[C5]).sum(axis=1)
+MASK3 = (_BITS[C3]).sum(axis=1)
+
+
+def _build_splits():
+    idx5 = np.full(1 << 13, -1, dtype=np.int32)
+    idx5[MASK5] = np.arange(len(C5))
+    full = (1 << 13) - 1
+    a_list, b_list, f_list = [], [], []
+    for f, fmask in enumerate(MASK3.tolist()):
+        rest = [i for i in range(13) if not fmask >> i & 1]
+        first, others = rest[0], rest[1:]
+        for combo in combinations(others, 4):
+            amask = (1 << first) | sum(1 << i for i in combo)
+            bmask = full ^ fmask ^ amask
+            a_list.append(idx5[amask])
+            b_list.append(idx5[bmask])
+            f_list.append(f)
+    return (
+        np.array(a_list, dtype=np.intp),
+        np.array(b_list, dtype=np.intp),
+        np.array(f_list, dtype=np.intp),
+    )
+
+
+SPLIT_A, SPLIT_B, SPLIT_F = _build_splits()  # 36,036 unordered splits
+N_SPLITS_ORDERED = len(C5) * 56  # 72,072
+
+
+class HandTables:
+    """One hand's subset classes and split strengths (computed once, all vectorised).
+
+    ``order`` maps the sorted positions 0..12 back to the caller's card order.
+    """
+
+    __slots__ = (
+        "order",
+        "ranks",
+        "suits",
+        "cls5",
+        "cls3",
+        "flush5",
+        "back",
+        "middle",
+        "front",
+        "a_is_back",
+        "valid",
+    )
+
+    def __init__(self, indices: np.ndarray):
+        idx = np.asarray(indices, dtype=np.intp)
+        if idx.shape != (13,):
+            raise ValueError("a hand has 13 cards")
+        self.order = np.argsort(idx, kind="stable")
+        sidx = idx[self.order]
+        self.ranks = sidx // 4 + 2
+        self.suits = sidx % 4
+        r5 = self.ranks[C5]
+        s5 = self.suits[C5]
+        self.flush5 = (s5 == s5[:, :1]).all(axis=1)
+        keys = r5 @ _W5
+        self.cls5 = np.where(self.flush5, FLUSH5[keys], PLAIN5[keys])
+        self.cls3 = TAB3[self.ranks[C3] @ _W3]
+        ca = self.cls5[SPLIT_A]
+        cb = self.cls5[SPLIT_B]
+        self.a_is_back = ca >= cb
+        back = np.maximum(ca, cb)
+        middle = np.minimum(ca, cb)
+        front = self.cls3[SPLIT_F]
+        self.valid = np.flatnonzero(front <= middle)
+        self.back = back[self.valid]
+        self.middle = middle[self.valid]
+        self.front = front[self.valid]
+
+    def rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sorted positions (back, middle, front) of the k-th valid split."""
+        s = self.valid[k]
+        a, b = C5[SPLIT_A[s]], C5[SPLIT_B[s]]
+        if not self.a_is_back[s]:
+            a, b = b, a
+        return a, b, C3[SPLIT_F[s]]
+
+    def back_subset(self, k: np.ndarray) -> np.ndarray:
+        s = self.valid[k]
+        return np.where(self.a_is_back[s], SPLIT_A[s], SPLIT_B[s])
+
+    def middle_subset(self, k: np.ndarray) -> np.ndarray:
+        s = self.valid[k]
+        return np.where(self.a_is_back[s], SPLIT_B[s], SPLIT_A[s])
+
+    def front_subset(self, k: np.ndarray) -> np.ndarray:
+        return SPLIT_F[self.valid[k]]
+
+
+def pareto_mask(back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
+    """True for splits not dominated by another (>= in every row, > in one).
+
+    Equal strength triples are kept once (the first occurrence). Exact, O(n log n):
+    a grid over (middle, front) ranks holding the best back, then a 2-D suffix maximum.
+    """
+    n = len(back)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    mu, mi = np.unique(middle, return_inverse=True)
+    fu, fi = np.unique(front, return_inverse=True)
+    grid = np.full((len(mu) + 1, len(fu) + 1), -1, dtype=np.int64)
+    np.maximum.at(grid, (mi, fi), back)
+    suffix = grid[::-1, ::-1]
+    suffix = np.maximum.accumulate(np.maximum.accumulate(suffix, axis=0), axis=1)[::-1, ::-1]
+    better_other = np.maximum(suffix[mi + 1, fi], suffix[mi, fi + 1])
+    undominated = (better_other < back) & (grid[mi, fi] <= back)
+    key = (back.astype(np.int64) << 28) | (middle.astype(np.int64) << 14) | front
+    _, first = np.unique(key, return_index=True)
+    keep = np.zeros(n, dtype=bool)
+    keep[first] = True
+    return undominated & keep

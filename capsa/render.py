@@ -1,0 +1,725 @@
+"""Pictures of hands, showdowns and standings, drawn with Pillow (issue 6).
+
+Everything here is pure Python + Pillow and never imports Discord: each public function
+returns PNG bytes that the bot attaches to a message. Cards are drawn by this module
+(rank text and suit pips from the DejaVu Sans font shipped in ``capsa/fonts``, see
+``LICENSE-DejaVu.txt``); no card art is downloaded. Card sprites, chips and fonts are
+cached, so a redraw only pastes sprites, draws a little text and encodes the PNG.
+
+Colours: a mid-tone table green with white card faces reads well on both Discord's dark
+and light themes; red suits are red, black suits black.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from capsa.cards import Card, sort_hand
+from capsa.hands import Row, evaluate, is_fouled
+from capsa.i18n import register, t
+from capsa.match import Standing
+from capsa.names import category_name, position_name, row_name, special_name
+from capsa.scoring import PairResult, PlayerResult, RoundResult
+
+__all__ = ["render_hand", "render_showdown", "render_standings"]
+
+register(
+    {
+        "render.showdown": ("Showdown", "Buka kartu"),
+        "render.standings": ("Final standings", "Klasemen akhir"),
+        "render.foul_warning": (
+            "Fouled: rows must go back ≥ middle ≥ front",
+            "Salah susun: harus bawah ≥ tengah ≥ atas",
+        ),
+        "render.unplaced": ("Not placed yet", "Belum disusun"),
+        "render.row_won": ("row won against player", "baris menang melawan pemain"),
+        "render.row_lost": ("lost", "kalah"),
+        "render.fee": ("room fee {fee}", "biaya meja {fee}"),
+    }
+)
+
+FONT_DIR = Path(__file__).parent / "fonts"
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# --- palette --------------------------------------------------------------------------------
+
+BG = (38, 104, 72)  # table green, mid-tone: fine on dark and light themes
+PANEL = (29, 84, 57)
+PANEL_EDGE = (22, 68, 46)
+TEXT = (255, 255, 255)
+TEXT_DIM = (196, 222, 206)
+GOLD = (255, 213, 79)
+GOLD_DARK = (120, 90, 0)
+LOSS = (255, 138, 128)
+FOUL_RED = (204, 40, 40)
+GREY = (158, 170, 164)
+CARD_FACE = (255, 255, 255)
+CARD_EDGE = (120, 120, 120)
+SUIT_RED = (208, 24, 32)
+SUIT_BLACK = (20, 20, 20)
+SUIT_GLYPHS = "♦♣♥♠"  # by Card.suit 0..3
+MINUS = "\u2212"
+
+SS = 3  # supersampling factor for cached sprites (anti-aliased edges)
+MARGIN = 16
+
+
+# --- fonts and text -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
+    # BASIC layout: the same pixels with or without libraqm, so golden images are stable.
+    return ImageFont.truetype(
+        str(FONT_DIR / _FONT_FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
+    )
+
+
+@lru_cache(maxsize=4096)
+def _text_width(text: str, size: int, bold: bool) -> float:
+    return _font(size, bold).getlength(text)
+
+
+def _fit(text: str, size: int, bold: bool, width: float) -> str:
+    """``text`` shortened with an ellipsis so that it fits in ``width`` pixels."""
+    if _text_width(text, size, bold) <= width:
+        return text
+    while text and _text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _wrap(text: str, size: int, bold: bool, width: float, lines: int = 2) -> list[str]:
+    """Greedy word wrap into at most ``lines`` lines; the last one is ellipsised."""
+    words = text.split()
+    out: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if _text_width(trial, size, bold) <= width or not current:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(current)
+    return [_fit(line, size, bold, width) for line in out[:lines]]
+
+
+def _signed(value: float) -> str:
+    """+14, −7, 0, +9.7 (a real minus sign; decimals only when there are any)."""
+    number = (
+        f"{abs(value):.2f}".rstrip("0").rstrip(".") if value != int(value) else str(abs(int(value)))
+    )
+    if value > 0:
+        return "+" + number
+    if value < 0:
+        return MINUS + number
+    return "0"
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+# --- sprites --------------------------------------------------------------------------------
+
+# (width, height, widest corner index) for the two card sizes
+CARD_L = (80, 112, 34)
+CARD_S = (60, 84, 23)
+
+
+@lru_cache(maxsize=512)
+def _card_sprite(rank: int, suit: int, size: tuple[int, int, int], dim: bool) -> Image.Image:
+    """One card face, RGBA, drawn at SS x and scaled down once."""
+    w, h, index_w = size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    radius = round(w * 0.1 * SS)
+    draw.rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1), radius, fill=CARD_FACE, outline=CARD_EDGE, width=2 * SS
+    )
+    colour = SUIT_RED if suit in (0, 2) else SUIT_BLACK
+    glyph = SUIT_GLYPHS[suit]
+    rank_text = "10" if rank == 10 else Card(rank, suit).code[0]
+    # corner index: rank, and a small pip under it, centred on one column
+    pad = round(w * 0.06 * SS)
+    rank_size = round(h * (0.26 if w >= 80 else 0.29) * SS)
+    rank_img = _glyph_image(rank_text, rank_size, colour, -round(rank_size * 0.08))
+    max_w = index_w * SS
+    if rank_img.width > max_w:  # "10" on the small card: squeeze it horizontally
+        rank_img = rank_img.resize((max_w, rank_img.height), Image.Resampling.LANCZOS)
+    column = pad + max(rank_img.width, round(h * 0.2 * SS)) // 2
+    column = min(column, pad + max_w // 2)
+    top = round(h * 0.05 * SS)
+    big.alpha_composite(rank_img, (column - rank_img.width // 2, top))
+    pip_size = round(h * 0.2 * SS)
+    pip_top = top + rank_img.height + round(h * 0.03 * SS)
+    draw.text((column, pip_top), glyph, font=_font(pip_size), fill=colour, anchor="mt")
+    # a big pip in the free lower right part (seen on the last card of a row)
+    draw.text(
+        (round(w * 0.62 * SS), round(h * 0.64 * SS)),
+        glyph,
+        font=_font(round(h * 0.46 * SS)),
+        fill=colour,
+        anchor="mm",
+    )
+    sprite = big.resize((w, h), Image.Resampling.LANCZOS)
+    if dim:
+        grey = Image.new("RGBA", (w, h), (150, 150, 150, 255))
+        faded = Image.blend(sprite, grey, 0.55)
+        faded.putalpha(sprite.getchannel("A"))
+        sprite = faded
+    return sprite
+
+
+def _glyph_image(text: str, size: int, colour: tuple[int, int, int], spacing: int) -> Image.Image:
+    """Text cropped to its ink, letters drawn one by one with extra ``spacing`` (kerning)."""
+    font = _font(size)
+    widths = [font.getlength(ch) for ch in text]
+    total = int(sum(widths) + spacing * (len(text) - 1)) + 2
+    ascent, descent = font.getmetrics()
+    img = Image.new("RGBA", (total, ascent + descent), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    x = 0.0
+    for ch, width in zip(text, widths, strict=True):
+        draw.text((x, 0), ch, font=font, fill=colour)
+        x += width + spacing
+    return img.crop(img.getbbox())
+
+
+@lru_cache(maxsize=8)
+def _slot_sprite(size: tuple[int, int, int]) -> Image.Image:
+    """An empty place for a card not chosen yet."""
+    w, h, _ = size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (SS, SS, w * SS - SS - 1, h * SS - SS - 1),
+        round(w * 0.1 * SS),
+        fill=(255, 255, 255, 28),
+        outline=(255, 255, 255, 110),
+        width=2 * SS,
+    )
+    return big.resize((w, h), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def _back_sprite(size: tuple[int, int, int]) -> Image.Image:
+    """The back of a card (a surrendered hand that was never shown)."""
+    w, h, _ = size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    radius = round(w * 0.1 * SS)
+    draw.rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1), radius, fill=CARD_FACE, outline=CARD_EDGE, width=2 * SS
+    )
+    inset = round(w * 0.08 * SS)
+    draw.rounded_rectangle(
+        (inset, inset, w * SS - inset, h * SS - inset), radius // 2, fill=(150, 40, 52)
+    )
+    step = round(w * 0.12 * SS)
+    for k in range(-h * SS, w * SS, step):
+        draw.line((k, 0, k + h * SS, h * SS), fill=(185, 70, 82), width=SS)
+        draw.line((k + h * SS, 0, k, h * SS), fill=(185, 70, 82), width=SS)
+    draw.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), radius, outline=CARD_EDGE, width=2 * SS)
+    # clear what the diagonal lines drew outside the inner panel
+    mask = Image.new("L", big.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (inset, inset, w * SS - inset, h * SS - inset), radius // 2, fill=255
+    )
+    face = Image.new("RGBA", big.size, (0, 0, 0, 0))
+    ImageDraw.Draw(face).rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1), radius, fill=CARD_FACE, outline=CARD_EDGE, width=2 * SS
+    )
+    face.paste(big, (0, 0), mask)
+    return face.resize((w, h), Image.Resampling.LANCZOS)
+
+
+CHIP = 18
+
+
+@lru_cache(maxsize=64)
+def _chip_sprite(label: str, state: str) -> Image.Image:
+    """A round badge with a player number: ``won`` (gold), ``lost`` (red ring), ``push``,
+    ``player`` (white, for names)."""
+    d = CHIP * SS
+    big = Image.new("RGBA", (d, d), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    box = (SS, SS, d - SS - 1, d - SS - 1)
+    if state == "won":
+        draw.ellipse(box, fill=GOLD, outline=GOLD_DARK, width=SS)
+        ink = (40, 30, 0)
+    elif state == "lost":
+        draw.ellipse(box, fill=PANEL_EDGE, outline=LOSS, width=2 * SS)
+        ink = LOSS
+    elif state == "player":
+        draw.ellipse(box, fill=TEXT, outline=PANEL_EDGE, width=SS)
+        ink = (20, 50, 35)
+    else:
+        draw.ellipse(box, fill=PANEL_EDGE, outline=GREY, width=2 * SS)
+        ink = GREY
+    draw.text((d / 2, d / 2 + SS * 0.5), label, font=_font(round(12 * SS)), fill=ink, anchor="mm")
+    return big.resize((CHIP, CHIP), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _medal_sprite(place: int) -> Image.Image:
+    colours = {1: (255, 205, 60), 2: (205, 212, 220), 3: (214, 140, 80)}
+    fill = colours.get(place, (120, 150, 135))
+    d = 30 * SS
+    big = Image.new("RGBA", (d, d), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.ellipse((SS, SS, d - SS - 1, d - SS - 1), fill=fill, outline=PANEL_EDGE, width=2 * SS)
+    draw.text((d / 2, d / 2 + SS), str(place), font=_font(17 * SS), fill=(30, 30, 30), anchor="mm")
+    return big.resize((30, 30), Image.Resampling.LANCZOS)
+
+
+def _paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    canvas.paste(sprite, (round(x), round(y)), sprite)
+
+
+def _draw_cards(
+    canvas: Image.Image,
+    cards: Sequence[Card | None],
+    x: float,
+    y: float,
+    size: tuple[int, int, int],
+    step: float,
+    dim: bool = False,
+) -> None:
+    """Cards left to right, each overlapping the one before by ``width - step``."""
+    for i, card in enumerate(cards):
+        sprite = (
+            _slot_sprite(size) if card is None else _card_sprite(card.rank, card.suit, size, dim)
+        )
+        _paste(canvas, sprite, x + i * step, y)
+
+
+# --- the hand -------------------------------------------------------------------------------
+
+HAND_STEP = 44  # 13 cards in a row
+ROW_STEP = 52  # cards inside a row of the arranged hand
+ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
+
+
+def render_hand(
+    cards: Sequence[Card],
+    rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]] | None = None,
+    lang: str = "en",
+) -> bytes:
+    """The player's hand as PNG bytes.
+
+    Without ``rows``: the cards in one row, sorted high to low. With ``rows`` (back,
+    middle, front, as in :class:`capsa.scoring.Seat`): the three rows stacked, front on
+    top, each with its position and hand name, and a foul warning when the order is
+    broken. Rows still being built may be short (empty places are drawn), and cards of
+    ``cards`` not in any row are shown underneath as not placed yet.
+    """
+    if rows is None:
+        return _png(_hand_strip(cards))
+    return _png(_hand_rows(cards, rows, lang))
+
+
+def _hand_strip(cards: Sequence[Card]) -> Image.Image:
+    w, h, _ = CARD_L
+    ordered = sort_hand(cards)
+    n = max(len(ordered), 1)
+    width = max(2 * MARGIN + (n - 1) * HAND_STEP + w, 240)
+    canvas = Image.new("RGB", (width, 2 * MARGIN + h), BG)
+    _draw_cards(canvas, ordered, MARGIN, MARGIN, CARD_L, HAND_STEP)
+    return canvas
+
+
+def _hand_rows(
+    cards: Sequence[Card],
+    rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]],
+    lang: str,
+) -> Image.Image:
+    cw, ch, _ = CARD_L
+    width = 640
+    pad = 8
+    panel_h = ch + 2 * pad
+    gap = 8
+    by_position = dict(zip(("back", "middle", "front"), rows, strict=True))
+    complete = all(len(by_position[p]) == ROW_SIZES[p] for p in ROW_SIZES)
+    evaluated: dict[str, Row] = {}
+    for position, row_cards in by_position.items():
+        if len(row_cards) == ROW_SIZES[position]:
+            evaluated[position] = evaluate(row_cards)
+    bad: set[str] = set()
+    fouled = False
+    if complete:
+        back, middle, front = (evaluated[p] for p in ("back", "middle", "front"))
+        fouled = is_fouled(back, middle, front)
+        if back.strength < middle.strength:
+            bad |= {"back", "middle"}
+        if middle.strength < front.strength:
+            bad |= {"middle", "front"}
+    placed = {c for row in rows for c in row}
+    unplaced = [c for c in sort_hand(cards) if c not in placed]
+
+    height = MARGIN + 3 * panel_h + 2 * gap + MARGIN
+    banner_h = 40
+    if fouled:
+        height += gap + banner_h
+    if unplaced:
+        height += gap + 28 + ch + pad
+    canvas = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(canvas)
+
+    cards_w = (ROW_SIZES["back"] - 1) * ROW_STEP + cw
+    text_x = MARGIN + pad + cards_w + 20
+    text_w = width - MARGIN - pad - text_x
+    y = MARGIN
+    for position in ("front", "middle", "back"):
+        outline = FOUL_RED if position in bad else PANEL_EDGE
+        draw.rounded_rectangle(
+            (MARGIN, y, width - MARGIN - 1, y + panel_h - 1),
+            10,
+            fill=PANEL,
+            outline=outline,
+            width=3 if position in bad else 1,
+        )
+        size = ROW_SIZES[position]
+        row_cards = list(by_position[position])
+        # an evaluated row is shown in its display order (groups first, wheel 5-high)
+        shown: list[Card | None] = (
+            list(evaluated[position].cards) if position in evaluated else row_cards[:size]
+        )
+        shown += [None] * (size - len(shown))
+        row_w = (size - 1) * ROW_STEP + cw
+        _draw_cards(canvas, shown, MARGIN + pad + (cards_w - row_w) / 2, y + pad, CARD_L, ROW_STEP)
+        draw.text((text_x, y + pad + 14), position_name(position, lang), font=_font(24), fill=TEXT)
+        if position in evaluated:
+            colour = LOSS if position in bad else TEXT_DIM
+            for k, line in enumerate(_wrap(row_name(evaluated[position], lang), 20, False, text_w)):
+                draw.text((text_x, y + pad + 52 + k * 26), line, font=_font(20, False), fill=colour)
+        y += panel_h + gap
+    y -= gap
+    if fouled:
+        y += gap
+        draw.rounded_rectangle((MARGIN, y, width - MARGIN - 1, y + banner_h - 1), 10, fill=FOUL_RED)
+        text = _fit("⚠ " + t("render.foul_warning", lang), 20, True, width - 2 * MARGIN - 20)
+        draw.text((width / 2, y + banner_h / 2), text, font=_font(20), fill=TEXT, anchor="mm")
+        y += banner_h
+    if unplaced:
+        y += gap
+        draw.text((MARGIN, y + 2), t("render.unplaced", lang), font=_font(18), fill=TEXT_DIM)
+        y += 28
+        avail = width - 2 * MARGIN
+        step = HAND_STEP
+        if len(unplaced) > 1:
+            step = min(HAND_STEP, (avail - cw) / (len(unplaced) - 1))
+        _draw_cards(canvas, unplaced, MARGIN, y, CARD_L, step)
+    return canvas
+
+
+# --- the showdown ---------------------------------------------------------------------------
+
+SD_STEP = 29
+SD_PAD = 6
+SD_CARDS_W = 4 * SD_STEP + CARD_S[0]
+SD_COL = SD_CARDS_W + 2 * SD_PAD
+SD_GAP = 10
+
+
+def render_showdown(result: RoundResult, lang: str = "en", title: str | None = None) -> bytes:
+    """Every player's rows in a column (front on top) with name, row results and points.
+
+    Under each row, one chip per opponent (numbered like the players): gold when that row
+    beat the opponent, a red ring when it lost, grey for a push or when rows were not
+    compared (special, surrender, two fouled hands). A row that beat every opponent is
+    outlined in gold. Fouled hands are greyed out under a red band; a declared special is
+    named in a gold band. At the bottom of each column: the round score, then the points
+    against each opponent (with the multiplier when a sweep doubled them).
+    """
+    players = result.players
+    n = len(players)
+    width = 2 * MARGIN + n * SD_COL + (n - 1) * SD_GAP
+    cw, ch, _ = CARD_S
+    title_h = 44
+    name_h = 32
+    status_h = 26
+    row_h = SD_PAD + ch + 4 + CHIP + SD_PAD
+    row_gap = 6
+    rows_h = 3 * row_h + 2 * row_gap
+    score_h = 44
+    line_h = 22
+    legend_h = 30
+    has_fee = any(p.fee for p in players)
+    height = (
+        MARGIN
+        + title_h
+        + name_h
+        + status_h
+        + rows_h
+        + 8
+        + score_h
+        + (18 if has_fee else 0)
+        + (n - 1) * line_h
+        + legend_h
+        + MARGIN
+    )
+    canvas = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(canvas)
+    heading = title if title is not None else t("render.showdown", lang)
+    draw.text(
+        (width / 2, MARGIN + title_h / 2 - 4),
+        _fit(heading, 26, True, width - 2 * MARGIN),
+        font=_font(26),
+        fill=TEXT,
+        anchor="mm",
+    )
+    pair_of = {}
+    for pair in result.pairs:
+        i, j = pair.players
+        pair_of[i, j] = pair_of[j, i] = pair
+    top = MARGIN + title_h
+    for p, player in enumerate(players):
+        x = MARGIN + p * (SD_COL + SD_GAP)
+        _showdown_column(
+            canvas,
+            draw,
+            result,
+            pair_of,
+            p,
+            player,
+            x,
+            top,
+            lang,
+            (name_h, status_h, row_h, row_gap, score_h, line_h, has_fee),
+        )
+    # legend
+    y = height - MARGIN - legend_h + 8
+    x = MARGIN
+    _paste(canvas, _chip_sprite("2", "won"), x, y)
+    x += CHIP + 6
+    won = t("render.row_won", lang) + " 2"
+    draw.text((x, y + CHIP / 2), won, font=_font(14, False), fill=TEXT_DIM, anchor="lm")
+    x += _text_width(won, 14, False) + 18
+    _paste(canvas, _chip_sprite("2", "lost"), x, y)
+    x += CHIP + 6
+    draw.text(
+        (x, y + CHIP / 2),
+        t("render.row_lost", lang),
+        font=_font(14, False),
+        fill=TEXT_DIM,
+        anchor="lm",
+    )
+    return _png(canvas)
+
+
+def _row_chip_state(pair: PairResult | None, position: str, me: int) -> str:
+    if pair is None:
+        return "push"
+    for outcome in pair.rows:
+        if outcome.position == position:
+            if outcome.winner is None:
+                return "push"
+            return "won" if outcome.winner == me else "lost"
+    return "push"
+
+
+def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, top, lang, dims):
+    name_h, status_h, row_h, row_gap, score_h, line_h, has_fee = dims
+    n = len(result.players)
+    cw, ch, _ = CARD_S
+    opponents = [q for q in range(n) if q != p]
+    right = x + SD_COL
+    # name: a numbered badge, then the name
+    y = top
+    _paste(canvas, _chip_sprite(str(p + 1), "player"), x + 2, y + (name_h - CHIP) / 2)
+    name = _fit(player.name, 19, True, SD_COL - CHIP - 8)
+    draw.text((x + CHIP + 8, y + name_h / 2), name, font=_font(19), fill=TEXT, anchor="lm")
+    y += name_h
+    # status line
+    status, colour = "", TEXT_DIM
+    if player.surrendered:
+        status, colour = t("word.surrender", lang), GREY
+    elif player.special:
+        status, colour = special_name(player.special, lang), GOLD
+    elif player.fouled:
+        status, colour = t("word.foul", lang), LOSS
+    elif result.table_sweeper == p:
+        status, colour = t("word.table_sweep", lang), GOLD
+    if status:
+        draw.text(
+            (x + 2, y + status_h / 2),
+            _fit(status, 16, True, SD_COL - 4),
+            font=_font(16),
+            fill=colour,
+            anchor="lm",
+        )
+    y += status_h
+    rows_top = y
+    row_by_position = dict(zip(("back", "middle", "front"), player.rows or (), strict=False))
+    dim = player.fouled or player.surrendered
+    for position in ("front", "middle", "back"):
+        states = [_row_chip_state(pair_of.get((p, q)), position, p) for q in opponents]
+        swept_all = bool(states) and all(s == "won" for s in states)
+        draw.rounded_rectangle(
+            (x, y, right - 1, y + row_h - 1),
+            8,
+            fill=PANEL,
+            outline=GOLD if swept_all else PANEL_EDGE,
+            width=3 if swept_all else 1,
+        )
+        row = row_by_position.get(position)
+        size = ROW_SIZES[position]
+        row_w = (size - 1) * SD_STEP + cw
+        cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
+        if row is not None:
+            _draw_cards(canvas, row.cards, cx, y + SD_PAD, CARD_S, SD_STEP, dim)
+        else:
+            for k in range(size):
+                _paste(canvas, _back_sprite(CARD_S), cx + k * SD_STEP, y + SD_PAD)
+        line_y = y + SD_PAD + ch + 4
+        chips_w = len(opponents) * (CHIP + 2)
+        for k, (q, state) in enumerate(zip(opponents, states, strict=True)):
+            _paste(
+                canvas,
+                _chip_sprite(str(q + 1), state),
+                right - SD_PAD - chips_w + k * (CHIP + 2),
+                line_y,
+            )
+        if row is not None:
+            name_w = SD_COL - 2 * SD_PAD - chips_w - 4
+            label = row_name(row, lang)
+            if _text_width(label, 13, False) > name_w:
+                label = _fit(category_name(row.category, lang), 13, False, name_w)
+            draw.text(
+                (x + SD_PAD, line_y + CHIP / 2),
+                label,
+                font=_font(13, False),
+                fill=TEXT_DIM,
+                anchor="lm",
+            )
+        y += row_h + row_gap
+    rows_bottom = y - row_gap
+    # bands across the rows: fouled (red) or the declared special (gold)
+    band = None
+    if player.surrendered:
+        band = (t("word.surrender", lang), (90, 100, 96), TEXT)
+    elif player.fouled:
+        band = (t("word.foul", lang), FOUL_RED, TEXT)
+    elif player.special:
+        band = (special_name(player.special, lang), GOLD, (40, 30, 0))
+    if band is not None:
+        label, fill, ink = band
+        mid = (rows_top + rows_bottom) / 2
+        draw.rectangle((x - 2, mid - 17, right + 1, mid + 17), fill=fill)
+        draw.text(
+            (x + SD_COL / 2, mid),
+            _fit(label, 20, True, SD_COL - 8),
+            font=_font(20),
+            fill=ink,
+            anchor="mm",
+        )
+    if player.special:
+        draw.rounded_rectangle(
+            (x - 2, rows_top - 2, right + 1, rows_bottom + 1), 9, outline=GOLD, width=3
+        )
+    # round score
+    y = rows_bottom + 8
+    total = player.total
+    colour = GOLD if total > 0 else LOSS if total < 0 else TEXT
+    draw.text(
+        (x + SD_COL / 2, y + score_h / 2), _signed(total), font=_font(32), fill=colour, anchor="mm"
+    )
+    y += score_h
+    if has_fee:
+        if player.fee:
+            fee = t("render.fee", lang, fee=_signed(-player.fee))
+            draw.text(
+                (x + SD_COL / 2, y + 8), fee, font=_font(13, False), fill=TEXT_DIM, anchor="mm"
+            )
+        y += 18
+    # points against each opponent
+    for q in opponents:
+        pair = pair_of.get((p, q))
+        points = pair.points_for(p) if pair else 0
+        _paste(canvas, _chip_sprite(str(q + 1), "player"), x + 30, y + (line_h - CHIP) / 2)
+        text = _signed(points)
+        if pair is not None and pair.multiplier > 1:
+            text += f"  ×{pair.multiplier}"
+        if pair is not None and pair.special:
+            text += "  ★"
+        ink = GOLD if points > 0 else LOSS if points < 0 else TEXT_DIM
+        draw.text((x + 30 + CHIP + 10, y + line_h / 2), text, font=_font(15), fill=ink, anchor="lm")
+        y += line_h
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+def render_standings(
+    standings: Sequence[Standing], lang: str = "en", title: str | None = None
+) -> bytes:
+    """Match totals as a bar chart: medal with the place, name, bar from zero, total."""
+    width = 640
+    title_h = 48
+    line_h = 46
+    n = max(len(standings), 1)
+    height = MARGIN + title_h + n * line_h + MARGIN
+    canvas = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(canvas)
+    heading = title if title is not None else t("render.standings", lang)
+    draw.text(
+        (width / 2, MARGIN + title_h / 2 - 4),
+        _fit(heading, 26, True, width - 2 * MARGIN),
+        font=_font(26),
+        fill=TEXT,
+        anchor="mm",
+    )
+    name_x = MARGIN + 40
+    name_w = 170
+    bar_left = name_x + name_w + 12
+    value_w = 84
+    bar_right = width - MARGIN - value_w - 8
+    totals = [s.total for s in standings] or [0]
+    low, high = min(0.0, *totals), max(0.0, *totals)
+    span = (high - low) or 1.0
+    zero_x = bar_left + (0 - low) / span * (bar_right - bar_left)
+    y = MARGIN + title_h
+    for k, standing in enumerate(standings):
+        draw.rounded_rectangle(
+            (MARGIN, y + 3, width - MARGIN - 1, y + line_h - 4),
+            8,
+            fill=PANEL if k % 2 == 0 else BG,
+        )
+        mid = y + line_h / 2
+        _paste(canvas, _medal_sprite(standing.place), MARGIN + 4, mid - 15)
+        draw.text(
+            (name_x, mid),
+            _fit(standing.name, 20, True, name_w),
+            font=_font(20),
+            fill=TEXT,
+            anchor="lm",
+        )
+        end_x = bar_left + (standing.total - low) / span * (bar_right - bar_left)
+        x0, x1 = sorted((zero_x, end_x))
+        if x1 - x0 >= 1:
+            fill = GOLD if standing.total > 0 else LOSS
+            draw.rounded_rectangle((x0, mid - 11, x1, mid + 11), 4, fill=fill)
+        colour = GOLD if standing.total > 0 else LOSS if standing.total < 0 else TEXT
+        draw.text(
+            (width - MARGIN - 8, mid),
+            _signed(standing.total),
+            font=_font(22),
+            fill=colour,
+            anchor="rm",
+        )
+        y += line_h
+    # the zero line across all bars
+    draw.line((zero_x, MARGIN + title_h + 2, zero_x, y - 2), fill=(230, 240, 234), width=2)
+    return _png(canvas)

@@ -1,0 +1,161 @@
+"""The showdown as text (embeds, terminal): rows, head to head, round points and totals.
+
+Everything here reads a :class:`~capsa.scoring.RoundResult`; nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from capsa.cards import format_cards
+from capsa.i18n import register, t
+from capsa.names import category_name, position_name, row_name, special_name
+from capsa.presets import POSITIONS
+from capsa.scoring import PairResult, RoundResult
+
+register(
+    {
+        "sd.auto": ("🤖 auto-arranged (time ran out)", "🤖 disusun otomatis (waktu habis)"),
+        "sd.fouled": ("❌ **Fouled**", "❌ **Salah susun**"),
+        "sd.special": ("✨ Declared **{special}**", "✨ Menyatakan **{special}**"),
+        "sd.surrender": ("🏳️ Surrendered", "🏳️ Menyerah"),
+        "sd.points": ("Round: **{points}**", "Ronde: **{points}**"),
+        "sd.fee": ("(room fee {fee})", "(biaya meja {fee})"),
+        "sd.vs": ("{a} vs {b}", "{a} vs {b}"),
+        "sd.row_win": ("{row}: {winner} +{value}", "{row}: {winner} +{value}"),
+        "sd.row_push": ("{row}: push", "{row}: seri"),
+        "sd.bonus": ("({bonus})", "({bonus})"),
+        "sd.sweep": ("sweep by {name} ×{mult}", "sapu oleh {name} ×{mult}"),
+        "sd.table_sweep": (
+            "sweep of the table by {name} ×{mult}",
+            "sapu bersih oleh {name} ×{mult}",
+        ),
+        "sd.foul_pair": (
+            "{name} fouled: all rows lost ×{mult}",
+            "{name} salah susun: semua baris kalah ×{mult}",
+        ),
+        "sd.both_fouled": ("both fouled: nobody scores", "keduanya salah susun: tidak ada poin"),
+        "sd.special_pair": ("{name}'s {special} is paid", "{special} milik {name} dibayar"),
+        "sd.special_tie": (
+            "equal specials: nobody pays",
+            "kartu spesial setara: tidak ada yang bayar",
+        ),
+        "sd.surrender_pair": ("{name} surrendered", "{name} menyerah"),
+        "sd.extra_sweep": ("+{units} for the sweep", "+{units} untuk sapu"),
+        "sd.extra_majority": ("+{units} for most rows", "+{units} untuk baris terbanyak"),
+        "sd.result": ("→ {a} {pa}, {b} {pb}", "→ {a} {pa}, {b} {pb}"),
+        "sd.totals": ("Match totals", "Total pertandingan"),
+        "sd.round_points": ("Round points", "Poin ronde"),
+        "sd.round_footer": ("Round {k}/{n} · rules: {preset}", "Ronde {k}/{n} · aturan: {preset}"),
+        "sd.standings": ("Final standings", "Klasemen akhir"),
+        "sd.place": ("{place}. {name}: {total}", "{place}. {name}: {total}"),
+    }
+)
+
+
+def signed(points: float) -> str:
+    text = f"{points:g}" if isinstance(points, float) else str(points)
+    return f"+{text}" if points > 0 else text
+
+
+def player_lines(
+    result: RoundResult, index: int, lang: str = "en", auto: bool = False
+) -> list[str]:
+    """A player's three rows (front on top), then foul/special/auto marks and points."""
+    player = result.players[index]
+    lines = []
+    if player.rows is not None and not player.surrendered:
+        for position in ("front", "middle", "back"):
+            row = player.rows[POSITIONS.index(position)]
+            cards = format_cards(row.cards, symbols=True)
+            lines.append(f"{position_name(position, lang)}: {cards} — {row_name(row, lang)}")
+    if player.surrendered:
+        lines.append(t("sd.surrender", lang))
+    if player.fouled:
+        lines.append(t("sd.fouled", lang))
+    if player.special:
+        lines.append(t("sd.special", lang, special=special_name(player.special, lang)))
+    if auto:
+        lines.append(t("sd.auto", lang))
+    points = t("sd.points", lang, points=signed(player.total))
+    if player.fee:
+        points += " " + t("sd.fee", lang, fee=f"{player.fee:g}")
+    lines.append(points)
+    return lines
+
+
+def pair_line(result: RoundResult, pair: PairResult, lang: str = "en") -> str:
+    """Head to head for one pair: row winners and values, bonuses, sweep, multiplier, points."""
+    names = [p.name for p in result.players]
+    i, j = pair.players
+    parts: list[str] = []
+    if pair.kind in ("rows", "foul"):
+        if pair.kind == "foul":
+            loser = i if result.players[i].fouled else j
+            parts.append(t("sd.foul_pair", lang, name=names[loser], mult=pair.multiplier))
+        for outcome in pair.rows:
+            row = position_name(outcome.position, lang)
+            if outcome.winner is None:
+                parts.append(t("sd.row_push", lang, row=row))
+                continue
+            text = t("sd.row_win", lang, row=row, winner=names[outcome.winner], value=outcome.value)
+            if outcome.bonus:
+                text += " " + t("sd.bonus", lang, bonus=category_name(outcome.bonus, lang))
+            parts.append(text)
+        if pair.kind == "rows" and pair.sweep is not None:
+            key = "sd.table_sweep" if pair.table_sweep else "sd.sweep"
+            if pair.multiplier > 1:
+                parts.append(t(key, lang, name=names[pair.sweep], mult=pair.multiplier))
+        if pair.extra:
+            key = "sd.extra_sweep" if pair.sweep is not None else "sd.extra_majority"
+            parts.append(t(key, lang, units=pair.extra))
+    elif pair.kind == "both_fouled":
+        parts.append(t("sd.both_fouled", lang))
+    elif pair.kind == "special":
+        if pair.special is None:
+            parts.append(t("sd.special_tie", lang))
+        else:
+            holder = i if pair.points > 0 else j
+            special = special_name(pair.special, lang)
+            parts.append(t("sd.special_pair", lang, name=names[holder], special=special))
+    elif pair.kind == "surrender":
+        for k in (i, j):
+            if result.players[k].surrendered:
+                parts.append(t("sd.surrender_pair", lang, name=names[k]))
+    head = t("sd.vs", lang, a=names[i], b=names[j])
+    tail = t(
+        "sd.result",
+        lang,
+        a=names[i],
+        pa=signed(pair.points),
+        b=names[j],
+        pb=signed(-pair.points),
+    )
+    return f"**{head}**: " + " · ".join(parts) + f" {tail}"
+
+
+def totals_lines(totals: Mapping[str, float]) -> list[str]:
+    ordered = sorted(totals.items(), key=lambda kv: -kv[1])
+    return [f"{name}: **{signed(total)}**" for name, total in ordered]
+
+
+def showdown_text(
+    result: RoundResult,
+    totals: Mapping[str, float],
+    round_number: int,
+    rounds_total: int,
+    lang: str = "en",
+    auto: Collection[int] = (),
+) -> str:
+    """The whole showdown as plain text (the terminal game prints this)."""
+    out: list[str] = []
+    for index, player in enumerate(result.players):
+        out.append(f"== {player.name} ==")
+        out.extend(player_lines(result, index, lang, auto=index in auto))
+    out.append("")
+    out.extend(pair_line(result, pair, lang).replace("**", "") for pair in result.pairs)
+    out.append("")
+    out.append(t("sd.totals", lang))
+    out.extend(line.replace("**", "") for line in totals_lines(totals))
+    out.append(t("sd.round_footer", lang, k=round_number, n=rounds_total, preset=result.preset))
+    return "\n".join(out)

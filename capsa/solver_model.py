@@ -1,0 +1,157 @@
+"""The `normal` setter's model: expected points of a split from per-row win probabilities.
+
+As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
+read from a table indexed by the row's strength and position (``capsa/row_tables.npz``,
+built by ``python -m capsa.build_tables``). The table holds, per position, how often an
+opponent's row of each strength class was seen; from it we derive for every class:
+
+- ``p``: chance to win the row (suit ties split 50/50 unless the preset pushes ties),
+- ``q``: chance to lose it,
+- ``v``: the row's value when it wins (preset bonus, or 1 + royalty for chinese-poker),
+- ``L``: expected value paid when it loses (the opponent's bonus rows included),
+
+and the expected points against one opponent, rows assumed independent::
+
+    E = sum(p v - L) + (m - 1) [P3 sum(mv) - sum_r mL_r prod_{o != r} q_o]
+        + (T - m) [P3^k sum(mv) - s^(k-1) sum_r mL_r prod_{o != r} q_o]
+
+with P3 = p_b p_m p_f (a sweep), m the sweep multiplier, T the table-sweep multiplier, k
+opponents, s the chance that a hand sweeps another random hand, ``mv``/``mL`` the part of
+a row's value the multiplier applies to (everything for ``multiply``, the base 1 for
+``base``). ``units`` scoring (chinese-poker) adds +3 for a sweep (1-6) or +-1 for the
+majority of rows (2-4) instead.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS
+from capsa.hands import ALL_CATEGORIES
+from capsa.presets import POSITIONS, Preset
+
+TABLE_PATH = Path(__file__).with_name("row_tables.npz")
+# feature columns of RowModel.features[position]
+R, P, Q, MV, ML = range(5)
+
+
+@lru_cache(maxsize=1)
+def load_tables(path: str | None = None) -> tuple[np.ndarray, float]:
+    """(counts[3, N_CLASSES] of opponents' rows per position, sweep chance s)."""
+    data = np.load(path or TABLE_PATH)
+    if not np.array_equal(data["strengths"], STRENGTHS):
+        raise RuntimeError("row_tables.npz does not match capsa.evaluator: rebuild it")
+    return data["counts"].astype(np.float64), float(data["sweep"])
+
+
+def preset_key(preset: Preset) -> tuple:
+    return (
+        preset.name,
+        preset.suit_tiebreak,
+        preset.scoring,
+        tuple(sorted(preset.row_values.items())),
+        preset.sweep_multiplier,
+        preset.table_sweep_multiplier,
+        preset.table_sweep_min_opponents,
+        preset.method,
+    )
+
+
+def class_values(preset: Preset, position: str) -> np.ndarray:
+    """The value of a winning row of each class at ``position`` under ``preset``."""
+    per_category = np.array(
+        [preset.row_value(position, c) for c in ALL_CATEGORIES], dtype=np.float64
+    )
+    values = per_category[CATEGORY]
+    if preset.scoring == "units":
+        values = values + 1.0
+    return values
+
+
+class RowModel:
+    """Per-class features for one preset and table size; scores splits vectorised."""
+
+    def __init__(self, preset: Preset, opponents: int, counts: np.ndarray, sweep: float):
+        self.preset = preset
+        self.opponents = opponents
+        self.units = preset.scoring == "units"
+        push = preset.suit_tiebreak == "none"
+        self.features = []
+        for pos, position in enumerate(POSITIONS):
+            cnt = counts[pos]
+            total = cnt.sum()
+            less = (np.cumsum(cnt) - cnt) / total
+            equal = cnt / total
+            value = class_values(preset, position)
+            # expected value paid to opponents' strictly stronger rows
+            paid_above = (np.cumsum((cnt * value)[::-1])[::-1] - cnt * value) / total
+            greater = 1.0 - less - equal
+            share = 0.0 if push else 0.5
+            p = less + share * equal
+            q = greater + share * equal
+            loss = paid_above + share * equal * value
+            if preset.scoring == "multiply":
+                mv, ml = value, loss
+            else:
+                mv, ml = np.ones(N_CLASSES), q
+            self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
+        m = preset.sweep_multiplier
+        t = preset.table_sweep_multiplier
+        min_opp = preset.table_sweep_min_opponents or 0
+        table = t is not None and opponents >= min_opp
+        self.c_sweep = float(m - 1)
+        self.c_table = float(t - m) if table else 0.0
+        self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
+
+    def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
+        """Expected points against ONE opponent for each split (class ids per row)."""
+        b = self.features[0][back]
+        m = self.features[1][middle]
+        f = self.features[2][front]
+        ev = b[:, R] + m[:, R] + f[:, R]
+        p3 = b[:, P] * m[:, P] * f[:, P]
+        if self.units:
+            q3 = b[:, Q] * m[:, Q] * f[:, Q]
+            if self.preset.method == "2-4":
+                return ev + _majority(b, m, f)
+            return ev + 3.0 * (p3 - q3)
+        won = p3 * (b[:, MV] + m[:, MV] + f[:, MV])
+        qb, qm, qf = b[:, Q], m[:, Q], f[:, Q]
+        lost = b[:, ML] * qm * qf + m[:, ML] * qb * qf + f[:, ML] * qb * qm
+        ev += self.c_sweep * won - self.c_swept * lost
+        if self.c_table:
+            ev += self.c_table * won * p3 ** (self.opponents - 1)
+        return ev
+
+    def row_win(self, back, middle, front) -> np.ndarray:
+        """Sum of the three rows' win chances (values and sweeps ignored): the easy setter."""
+        return self.features[0][back, P] + self.features[1][middle, P] + self.features[2][front, P]
+
+
+def _majority(b, m, f) -> np.ndarray:
+    """P(win more rows) - P(lose more rows), for the 2-4 method."""
+    dist = {0: np.ones(len(b))}
+    for row in (b, m, f):
+        p, q = row[:, P], row[:, Q]
+        tie = 1.0 - p - q
+        new: dict[int, np.ndarray] = {}
+        for d, w in dist.items():
+            for step, pr in ((1, p), (0, tie), (-1, q)):
+                new[d + step] = new.get(d + step, 0.0) + w * pr
+        dist = new
+    return sum(w for d, w in dist.items() if d > 0) - sum(w for d, w in dist.items() if d < 0)
+
+
+_MODELS: dict[tuple, RowModel] = {}
+
+
+def model_for(preset: Preset, opponents: int) -> RowModel:
+    key = (preset_key(preset), opponents)
+    model = _MODELS.get(key)
+    if model is None:
+        counts, sweep = load_tables()
+        model = _MODELS[key] = RowModel(preset, opponents, counts, sweep)
+    return model

@@ -1,0 +1,386 @@
+"""The storage API the cogs see: frozen records, errors and the ``Repository`` protocol.
+
+No SQL here. ``data/sqlite.py`` implements the protocol on aiosqlite; a PostgreSQL backend can
+implement the same protocol beside it. Times are unix seconds (``time.time()``); methods that
+stamp a time take an optional ``now`` for tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+# ---------------------------------------------------------------------------------- values
+
+MATCH_STATUSES = ("lobby", "playing", "finished", "cancelled")
+ACTIVE_STATUSES = ("lobby", "playing")
+ROUND_STATUSES = ("open", "scored")
+BOT_LEVELS = ("easy", "normal", "hard")
+TIMEOUT_ACTIONS = ("auto", "foul")
+LANGUAGES = ("auto", "en", "id")
+ROUND_CHOICES = (5, 10)
+COUNTDOWN_RANGE = (30, 300)
+SEAT_RANGE = (2, 4)
+LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps")
+
+
+# ---------------------------------------------------------------------------------- errors
+
+
+class RepositoryError(Exception):
+    """Base class of the errors the repository raises for a refused operation."""
+
+
+class TableExists(RepositoryError):
+    """The channel already has a lobby or playing match."""
+
+
+class AlreadySeated(RepositoryError):
+    """The user already sits at a lobby or playing table (this one or another)."""
+
+
+class TableFull(RepositoryError):
+    """Every seat of the table is taken."""
+
+
+class NotInLobby(RepositoryError):
+    """The match does not exist or is no longer in its lobby."""
+
+
+class NotSeated(RepositoryError):
+    """The user has no seat at this table."""
+
+
+class NotPlaying(RepositoryError):
+    """A round was requested for a match that does not exist or is not playing."""
+
+
+# ---------------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    preset: str = "standard"
+    rounds: int = 10
+    countdown: int = 120
+    bot_level: str = "normal"
+    timeout_action: str = "auto"  # auto | foul
+    language: str = "auto"  # auto | en | id
+
+
+GUILD_SETTING_FIELDS = ("preset", "rounds", "countdown", "bot_level", "timeout_action", "language")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    user_id: int | None  # None: computer player
+    name: str
+    is_bot: bool
+    level: str | None
+    place: int | None  # final place once the match is finished (1 = winner)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    preset: str
+    options: dict[str, Any]
+    rounds_total: int
+    countdown: int
+    bot_level: str
+    timeout_action: str
+    seats_count: int
+    status: str  # lobby | playing | finished | cancelled
+    lobby_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None  # finish time, or cancel time for a cancelled match
+    lobby_expires_at: float | None
+    seats: tuple[SeatRecord, ...]
+    language: str
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        """The seat of a human player, or None."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def free_seats(self) -> int:
+        return self.seats_count - len(self.seats)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    seat: int
+    cards: tuple[str, ...]  # the 13 dealt cards, in the order given to start_round
+    back: tuple[str, ...] | None
+    middle: tuple[str, ...] | None
+    front: tuple[str, ...] | None
+    declare: str | None
+    fouled: bool
+    auto: bool
+    submitted_at: float | None
+    points: float | None  # set when the round is scored
+    dm_channel_id: int | None
+    dm_message_id: int | None
+
+    @property
+    def submitted(self) -> bool:
+        return self.submitted_at is not None
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    id: int
+    match_id: int
+    number: int
+    seed: int
+    deadline: float
+    status: str  # open | scored
+    status_message_id: int | None
+    showdown_message_id: int | None
+    result: dict[str, Any] | None
+    created_at: float
+    scored_at: float | None
+    hands: tuple[HandRecord, ...]
+
+    def hand(self, seat: int) -> HandRecord | None:
+        return next((h for h in self.hands if h.seat == seat), None)
+
+    @property
+    def all_submitted(self) -> bool:
+        return all(h.submitted_at is not None for h in self.hands)
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        return tuple(h.seat for h in self.hands if h.submitted_at is None)
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    user_id: int
+    name: str
+    points: float
+    wins: int
+    matches: int
+    sweeps: int  # sweeps given
+    rounds: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    matches: int
+    wins: int
+    points: float
+    rounds: int
+    points_per_round: float
+    sweeps_given: int
+    sweeps_taken: int
+    table_sweeps: int
+    fouls: int
+    specials: dict[str, int] = field(default_factory=dict)
+    best_hand: dict[str, Any] | None = None  # {"category", "cards", "strength", "position"}
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """One seat's outcome of a round: the input of ``score_round``."""
+
+    seat: int
+    points: float
+    fouled: bool = False
+    special: str | None = None
+    sweeps_given: int = 0
+    sweeps_taken: int = 0
+    table_sweep: bool = False
+    best_row: dict[str, Any] | None = None  # {"category", "cards", "strength", "position"}
+
+
+def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
+    """Check ``update_guild_settings`` fields; return them normalised or raise ValueError."""
+    from capsa.presets import PRESETS  # the engine owns the preset names
+
+    unknown = sorted(set(fields) - set(GUILD_SETTING_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"unknown setting(s) {', '.join(unknown)}:"
+            f" choose from {', '.join(GUILD_SETTING_FIELDS)}"
+        )
+    out: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in ("rounds", "countdown"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
+            if name == "rounds" and value not in ROUND_CHOICES:
+                raise ValueError(f"rounds must be one of {', '.join(map(str, ROUND_CHOICES))}")
+            lo, hi = COUNTDOWN_RANGE
+            if name == "countdown" and not lo <= value <= hi:
+                raise ValueError(f"countdown must be between {lo} and {hi} seconds, not {value}")
+            out[name] = value
+            continue
+        if not isinstance(value, str):
+            raise ValueError(f"{name} must be text, not {value!r}")
+        value = value.strip().lower()
+        choices = {
+            "preset": tuple(PRESETS),
+            "bot_level": BOT_LEVELS,
+            "timeout_action": TIMEOUT_ACTIONS,
+            "language": LANGUAGES,
+        }[name]
+        if value not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        out[name] = value
+    return out
+
+
+# ---------------------------------------------------------------------------------- protocol
+
+
+@runtime_checkable
+class Repository(Protocol):
+    """Everything the bot stores. Every method is one transaction (or one consistent read)."""
+
+    async def close(self) -> None: ...
+
+    # settings
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings: ...
+
+    # matches
+    async def create_match(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        options: dict[str, Any],
+        rounds_total: int,
+        countdown: int,
+        bot_level: str,
+        timeout_action: str,
+        seats_count: int,
+        language: str,
+        lobby_expires_at: float | None,
+        host_name: str,
+        *,
+        now: float | None = None,
+    ) -> MatchRecord: ...
+
+    async def set_lobby_message(self, match_id: int, message_id: int | None) -> None: ...
+
+    async def add_seat(
+        self,
+        match_id: int,
+        user_id: int | None,
+        name: str,
+        level: str | None = None,
+        *,
+        now: float | None = None,
+    ) -> MatchRecord: ...
+
+    async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord: ...
+
+    async def start_match(self, match_id: int, *, now: float | None = None) -> bool: ...
+
+    async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool: ...
+
+    async def finish_match(
+        self, match_id: int, places: dict[int, int], *, now: float | None = None
+    ) -> bool: ...
+
+    async def get_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None: ...
+
+    async def active_match_of_user(self, user_id: int) -> MatchRecord | None: ...
+
+    async def active_matches(self) -> list[MatchRecord]: ...
+
+    async def expire_lobbies(self, now: float | None = None) -> list[int]: ...
+
+    # rounds
+    async def start_round(
+        self,
+        match_id: int,
+        number: int,
+        seed: int,
+        deadline: float,
+        hands: dict[int, list[str]],
+        *,
+        now: float | None = None,
+    ) -> RoundRecord: ...
+
+    async def current_round(self, match_id: int) -> RoundRecord | None: ...
+
+    async def get_round(self, round_id: int) -> RoundRecord | None: ...
+
+    async def set_round_messages(
+        self,
+        round_id: int,
+        status_message_id: int | None = None,
+        showdown_message_id: int | None = None,
+    ) -> None: ...
+
+    async def set_dm_message(
+        self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
+    ) -> None: ...
+
+    async def submit_hand(
+        self,
+        round_id: int,
+        seat: int,
+        back: list[str] | tuple[str, ...] | None,
+        middle: list[str] | tuple[str, ...] | None,
+        front: list[str] | tuple[str, ...] | None,
+        declare: str | None,
+        fouled: bool,
+        auto: bool = False,
+        *,
+        now: float | None = None,
+    ) -> bool: ...
+
+    async def score_round(
+        self,
+        round_id: int,
+        result: dict[str, Any],
+        scores: list[RoundScore],
+        now: float | None = None,
+    ) -> bool: ...
+
+    async def completed_rounds(self, match_id: int) -> list[RoundRecord]: ...
+
+    async def match_totals(self, match_id: int) -> dict[int, float]: ...
+
+    # stats
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: str = "points",
+        period_days: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        now: float | None = None,
+    ) -> list[LeaderRow]: ...
+
+    async def leaderboard_count(
+        self, guild_id: int, period_days: int | None = None, now: float | None = None
+    ) -> int: ...
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats: ...
+
+
+async def open_repository(path: str) -> Repository:
+    """Open the SQLite database at ``path`` (directory created, WAL on, migrations applied)."""
+    from .sqlite import SqliteRepository  # local import: sqlite.py imports this module
+
+    return await SqliteRepository.open(path)

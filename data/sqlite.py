@@ -1,0 +1,869 @@
+"""The SQLite (aiosqlite) implementation of ``Repository``.
+
+One connection per repository. An ``asyncio.Lock`` serialises its users, so two coroutines can
+never interleave statements inside one transaction; every public method is exactly one
+transaction (``BEGIN IMMEDIATE`` for writes, a deferred ``BEGIN`` for consistent reads), rolled
+back whole on any error, including cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .db import connect, migrate
+from .repository import (
+    ACTIVE_STATUSES,
+    GUILD_SETTING_FIELDS,
+    LEADERBOARD_SORTS,
+    SEAT_RANGE,
+    TIMEOUT_ACTIONS,
+    AlreadySeated,
+    GuildSettings,
+    HandRecord,
+    LeaderRow,
+    MatchRecord,
+    NotInLobby,
+    NotPlaying,
+    NotSeated,
+    PlayerStats,
+    RoundRecord,
+    RoundScore,
+    SeatRecord,
+    TableExists,
+    TableFull,
+    validate_guild_settings,
+)
+
+_DAY = 86400.0
+_ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
+
+# ORDER BY for each leaderboard sort; user_id last so pages are stable.
+_LEADER_ORDER = {
+    "points": "points DESC, wins DESC, rounds DESC, user_id ASC",
+    "wins": "wins DESC, points DESC, matches ASC, user_id ASC",
+    "matches": "matches DESC, wins DESC, points DESC, user_id ASC",
+    "sweeps": "sweeps DESC, points DESC, user_id ASC",
+}
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else float(now)
+
+
+def _cards_text(cards: Iterable[Any] | None) -> str | None:
+    """Card codes as stored: ``"AS KD 2C"``. Accepts strings or ``capsa.cards.Card``."""
+    if cards is None:
+        return None
+    codes = [str(c).strip() for c in cards]
+    for code in codes:
+        if not code or " " in code:
+            raise ValueError(f"bad card code {code!r}")
+    return " ".join(codes)
+
+
+def _cards_tuple(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(text.split()) if text else ()
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _unjson(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _placeholders(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+class SqliteRepository:
+    """``Repository`` on one aiosqlite connection; create it with ``SqliteRepository.open``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str | None = None) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteRepository:
+        conn = await connect(path)
+        try:
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path))
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    @asynccontextmanager
+    async def _tx(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction: committed if the block returns, rolled back if it raises."""
+        async with self._lock:
+            conn = self._conn
+            try:
+                # BEGIN inside the try: a cancellation landing while it is queued must still
+                # roll back, or the connection would be left inside a transaction.
+                await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass  # no transaction left (e.g. a COMMIT that ran before a cancellation landed)
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a write; return the number of rows it changed."""
+        async with self._conn.execute(sql, params) as cur:
+            return cur.rowcount
+
+    async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._conn.execute(sql, params) as cur:
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    # ------------------------------------------------------------------ loading records
+
+    async def _load_matches(self, where: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        rows = await self._all(f"SELECT * FROM matches WHERE {where} ORDER BY id", params)
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+        for s in await self._all(
+            f"SELECT * FROM match_seats WHERE match_id IN ({_placeholders(len(ids))})"
+            " ORDER BY match_id, seat",
+            ids,
+        ):
+            seats[s["match_id"]].append(
+                SeatRecord(
+                    seat=s["seat"],
+                    user_id=s["user_id"],
+                    name=s["name"],
+                    is_bot=bool(s["is_bot"]),
+                    level=s["level"],
+                    place=s["place"],
+                )
+            )
+        return [
+            MatchRecord(
+                id=r["id"],
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                host_id=r["host_id"],
+                preset=r["preset"],
+                options=_unjson(r["options"]) or {},
+                rounds_total=r["rounds_total"],
+                countdown=r["countdown"],
+                bot_level=r["bot_level"],
+                timeout_action=r["timeout_action"],
+                seats_count=r["seats_count"],
+                status=r["status"],
+                lobby_message_id=r["lobby_message_id"],
+                created_at=r["created_at"],
+                started_at=r["started_at"],
+                finished_at=r["finished_at"],
+                lobby_expires_at=r["lobby_expires_at"],
+                seats=tuple(seats[r["id"]]),
+                language=r["language"],
+            )
+            for r in rows
+        ]
+
+    async def _match(self, match_id: int) -> MatchRecord | None:
+        found = await self._load_matches("id = ?", (match_id,))
+        return found[0] if found else None
+
+    async def _load_rounds(self, where: str, params: Sequence[Any] = ()) -> list[RoundRecord]:
+        rows = await self._all(f"SELECT * FROM rounds WHERE {where} ORDER BY number", params)
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        hands: dict[int, list[HandRecord]] = {i: [] for i in ids}
+        for h in await self._all(
+            f"SELECT * FROM hands WHERE round_id IN ({_placeholders(len(ids))})"
+            " ORDER BY round_id, seat",
+            ids,
+        ):
+            hands[h["round_id"]].append(
+                HandRecord(
+                    seat=h["seat"],
+                    cards=_cards_tuple(h["cards"]) or (),
+                    back=_cards_tuple(h["back"]),
+                    middle=_cards_tuple(h["middle"]),
+                    front=_cards_tuple(h["front"]),
+                    declare=h["declare"],
+                    fouled=bool(h["fouled"]),
+                    auto=bool(h["auto"]),
+                    submitted_at=h["submitted_at"],
+                    points=h["points"],
+                    dm_channel_id=h["dm_channel_id"],
+                    dm_message_id=h["dm_message_id"],
+                )
+            )
+        return [
+            RoundRecord(
+                id=r["id"],
+                match_id=r["match_id"],
+                number=r["number"],
+                seed=int(r["seed"]),
+                deadline=r["deadline"],
+                status=r["status"],
+                status_message_id=r["status_message_id"],
+                showdown_message_id=r["showdown_message_id"],
+                result=_unjson(r["result"]),
+                created_at=r["created_at"],
+                scored_at=r["scored_at"],
+                hands=tuple(hands[r["id"]]),
+            )
+            for r in rows
+        ]
+
+    async def _round(self, round_id: int) -> RoundRecord | None:
+        found = await self._load_rounds("id = ?", (round_id,))
+        return found[0] if found else None
+
+    # ------------------------------------------------------------------ settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._tx(write=False):
+            return await self._settings(guild_id)
+
+    async def _settings(self, guild_id: int) -> GuildSettings:
+        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        return GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
+
+    async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
+        clean = validate_guild_settings(fields)
+        async with self._tx():
+            if clean:
+                names = list(clean)
+                await self._exec(
+                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)}, updated_at)"
+                    f" VALUES (?, {_placeholders(len(names))}, ?)"
+                    " ON CONFLICT (guild_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in [*names, "updated_at"]),
+                    (guild_id, *clean.values(), time.time()),
+                )
+            return await self._settings(guild_id)
+
+    # ------------------------------------------------------------------ matches
+
+    async def _active_match_id_of_user(self, user_id: int) -> int | None:
+        row = await self._one(
+            "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE s.user_id = ? AND m.status IN ('lobby', 'playing') ORDER BY m.id LIMIT 1",
+            (user_id,),
+        )
+        return None if row is None else row[0]
+
+    async def _remember_player(self, guild_id: int, user_id: int, name: str, now: float) -> None:
+        await self._exec(
+            "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+            " name = excluded.name, updated_at = excluded.updated_at",
+            (guild_id, user_id, name, now),
+        )
+
+    async def create_match(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        options: dict[str, Any],
+        rounds_total: int,
+        countdown: int,
+        bot_level: str,
+        timeout_action: str,
+        seats_count: int,
+        language: str,
+        lobby_expires_at: float | None,
+        host_name: str,
+        *,
+        now: float | None = None,
+    ) -> MatchRecord:
+        lo, hi = SEAT_RANGE
+        if not lo <= seats_count <= hi:
+            raise ValueError(f"seats_count must be between {lo} and {hi}, not {seats_count}")
+        if rounds_total < 1:
+            raise ValueError(f"rounds_total must be positive, not {rounds_total}")
+        if timeout_action not in TIMEOUT_ACTIONS:
+            raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
+        t = _now(now)
+        async with self._tx():
+            existing = await self._one(
+                "SELECT id FROM matches WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+                (channel_id,),
+            )
+            if existing is not None:
+                raise TableExists(f"channel {channel_id} already has table #{existing[0]}")
+            other = await self._active_match_id_of_user(host_id)
+            if other is not None:
+                raise AlreadySeated(f"user {host_id} already sits at table #{other}")
+            try:
+                match_id = await self._insert(
+                    "INSERT INTO matches (guild_id, channel_id, host_id, preset, options,"
+                    " rounds_total, countdown, bot_level, timeout_action, seats_count, language,"
+                    " status, created_at, lobby_expires_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        preset,
+                        _json(dict(options or {})),
+                        rounds_total,
+                        countdown,
+                        bot_level,
+                        timeout_action,
+                        seats_count,
+                        language,
+                        t,
+                        lobby_expires_at,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:  # the partial unique index (another process)
+                raise TableExists(f"channel {channel_id} already has a table") from exc
+            await self._exec(
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
+                " VALUES (?, 0, ?, ?, 0, NULL)",
+                (match_id, host_id, host_name),
+            )
+            await self._remember_player(guild_id, host_id, host_name, t)
+            match = await self._match(match_id)
+        assert match is not None
+        return match
+
+    async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
+        async with self._tx():
+            await self._exec(
+                "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
+            )
+
+    async def add_seat(
+        self,
+        match_id: int,
+        user_id: int | None,
+        name: str,
+        level: str | None = None,
+        *,
+        now: float | None = None,
+    ) -> MatchRecord:
+        t = _now(now)
+        async with self._tx():
+            row = await self._one(
+                "SELECT guild_id, status, seats_count FROM matches WHERE id = ?", (match_id,)
+            )
+            if row is None:
+                raise NotInLobby(f"table #{match_id} does not exist")
+            if row["status"] != "lobby":
+                raise NotInLobby(f"table #{match_id} is {row['status']}, not in its lobby")
+            if user_id is not None:
+                other = await self._active_match_id_of_user(user_id)
+                if other is not None:
+                    raise AlreadySeated(f"user {user_id} already sits at table #{other}")
+            taken = {
+                r[0]
+                for r in await self._all(
+                    "SELECT seat FROM match_seats WHERE match_id = ?", (match_id,)
+                )
+            }
+            free = [s for s in range(row["seats_count"]) if s not in taken]
+            if not free:
+                raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
+            await self._exec(
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, free[0], user_id, name, int(user_id is None), level),
+            )
+            if user_id is not None:
+                await self._remember_player(row["guild_id"], user_id, name, t)
+            match = await self._match(match_id)
+        assert match is not None
+        return match
+
+    async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
+        async with self._tx():
+            row = await self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
+            if row is None:
+                raise NotInLobby(f"table #{match_id} does not exist")
+            if row["status"] != "lobby":
+                raise NotInLobby(f"table #{match_id} is {row['status']}, not in its lobby")
+            removed = await self._exec(
+                "DELETE FROM match_seats WHERE match_id = ? AND user_id = ?", (match_id, user_id)
+            )
+            if not removed:
+                raise NotSeated(f"user {user_id} has no seat at table #{match_id}")
+            match = await self._match(match_id)
+        assert match is not None
+        return match
+
+    async def start_match(self, match_id: int, *, now: float | None = None) -> bool:
+        async with self._tx():
+            return 1 == await self._exec(
+                "UPDATE matches SET status = 'playing', started_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (_now(now), match_id),
+            )
+
+    async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
+        async with self._tx():
+            return 1 == await self._exec(
+                "UPDATE matches SET status = 'cancelled', finished_at = ?"
+                " WHERE id = ? AND status IN ('lobby', 'playing')",
+                (_now(now), match_id),
+            )
+
+    async def finish_match(
+        self, match_id: int, places: dict[int, int], *, now: float | None = None
+    ) -> bool:
+        async with self._tx():
+            changed = await self._exec(
+                "UPDATE matches SET status = 'finished', finished_at = ?"
+                " WHERE id = ? AND status = 'playing'",
+                (_now(now), match_id),
+            )
+            if not changed:
+                return False
+            for seat, place in places.items():
+                if not await self._exec(
+                    "UPDATE match_seats SET place = ? WHERE match_id = ? AND seat = ?",
+                    (int(place), match_id, int(seat)),
+                ):
+                    raise ValueError(f"table #{match_id} has no seat {seat}")
+            return True
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        async with self._tx(write=False):
+            return await self._match(match_id)
+
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
+        async with self._tx(write=False):
+            found = await self._load_matches(
+                "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+            )
+        return found[0] if found else None
+
+    async def active_match_of_user(self, user_id: int) -> MatchRecord | None:
+        async with self._tx(write=False):
+            match_id = await self._active_match_id_of_user(user_id)
+            return None if match_id is None else await self._match(match_id)
+
+    async def active_matches(self) -> list[MatchRecord]:
+        async with self._tx(write=False):
+            return await self._load_matches(
+                f"status IN ({_placeholders(len(ACTIVE_STATUSES))})", ACTIVE_STATUSES
+            )
+
+    async def expire_lobbies(self, now: float | None = None) -> list[int]:
+        t = _now(now)
+        async with self._tx():
+            ids = [
+                r[0]
+                for r in await self._all(
+                    "SELECT id FROM matches WHERE status = 'lobby'"
+                    " AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ? ORDER BY id",
+                    (t,),
+                )
+            ]
+            if ids:
+                await self._exec(
+                    "UPDATE matches SET status = 'cancelled', finished_at = ?"
+                    f" WHERE status = 'lobby' AND id IN ({_placeholders(len(ids))})",
+                    (t, *ids),
+                )
+            return ids
+
+    # ------------------------------------------------------------------ rounds
+
+    async def start_round(
+        self,
+        match_id: int,
+        number: int,
+        seed: int,
+        deadline: float,
+        hands: dict[int, list[str]],
+        *,
+        now: float | None = None,
+    ) -> RoundRecord:
+        async with self._tx():
+            existing = await self._one(
+                "SELECT id FROM rounds WHERE match_id = ? AND number = ?", (match_id, number)
+            )
+            if existing is None:
+                row = await self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
+                if row is None or row["status"] != "playing":
+                    state = "does not exist" if row is None else f"is {row['status']}"
+                    raise NotPlaying(f"table #{match_id} {state}: no round can start")
+                seats = {
+                    r[0]
+                    for r in await self._all(
+                        "SELECT seat FROM match_seats WHERE match_id = ?", (match_id,)
+                    )
+                }
+                unknown = sorted(set(hands) - seats)
+                if unknown:
+                    raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
+                round_id = await self._insert(
+                    "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
+                    " VALUES (?, ?, ?, ?, 'open', ?)",
+                    (match_id, number, str(int(seed)), float(deadline), _now(now)),
+                )
+                for seat, cards in sorted(hands.items()):
+                    await self._exec(
+                        "INSERT INTO hands (round_id, seat, cards) VALUES (?, ?, ?)",
+                        (round_id, int(seat), _cards_text(cards)),
+                    )
+            else:
+                round_id = existing[0]
+            record = await self._round(round_id)
+        assert record is not None
+        return record
+
+    async def current_round(self, match_id: int) -> RoundRecord | None:
+        async with self._tx(write=False):
+            found = await self._load_rounds(
+                "match_id = ? AND number = (SELECT MAX(number) FROM rounds WHERE match_id = ?)",
+                (match_id, match_id),
+            )
+        return found[0] if found else None
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        async with self._tx(write=False):
+            return await self._round(round_id)
+
+    async def set_round_messages(
+        self,
+        round_id: int,
+        status_message_id: int | None = None,
+        showdown_message_id: int | None = None,
+    ) -> None:
+        sets = {
+            k: v
+            for k, v in (
+                ("status_message_id", status_message_id),
+                ("showdown_message_id", showdown_message_id),
+            )
+            if v is not None
+        }
+        if not sets:
+            return
+        async with self._tx():
+            await self._exec(
+                f"UPDATE rounds SET {', '.join(f'{k} = ?' for k in sets)} WHERE id = ?",
+                (*sets.values(), round_id),
+            )
+
+    async def set_dm_message(
+        self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
+    ) -> None:
+        async with self._tx():
+            await self._exec(
+                "UPDATE hands SET dm_channel_id = ?, dm_message_id = ?"
+                " WHERE round_id = ? AND seat = ?",
+                (channel_id, message_id, round_id, seat),
+            )
+
+    async def submit_hand(
+        self,
+        round_id: int,
+        seat: int,
+        back: Sequence[str] | None,
+        middle: Sequence[str] | None,
+        front: Sequence[str] | None,
+        declare: str | None,
+        fouled: bool,
+        auto: bool = False,
+        *,
+        now: float | None = None,
+    ) -> bool:
+        rows = {"back": back, "middle": middle, "front": front}
+        given = [name for name, cards in rows.items() if cards is not None]
+        texts = {name: _cards_text(cards) for name, cards in rows.items()}
+        async with self._tx():
+            row = await self._one(
+                "SELECT h.cards, h.submitted_at, r.status FROM hands h"
+                " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
+                (round_id, seat),
+            )
+            if row is None or row["status"] != "open" or row["submitted_at"] is not None:
+                return False
+            if given:
+                if len(given) != 3:
+                    raise ValueError("give all three rows (back, middle, front) or none")
+                for name, size in _ROW_SIZES.items():
+                    n = len(_cards_tuple(texts[name]) or ())
+                    if n != size:
+                        raise ValueError(f"the {name} row needs {size} cards, not {n}")
+                placed = Counter(c for name in _ROW_SIZES for c in _cards_tuple(texts[name]) or ())
+                if placed != Counter(_cards_tuple(row["cards"]) or ()):
+                    raise ValueError("the setting does not use exactly the cards dealt to the seat")
+            return 1 == await self._exec(
+                "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
+                " auto = ?, submitted_at = ?"
+                " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
+                (
+                    texts["back"],
+                    texts["middle"],
+                    texts["front"],
+                    declare,
+                    int(bool(fouled)),
+                    int(bool(auto)),
+                    _now(now),
+                    round_id,
+                    seat,
+                ),
+            )
+
+    async def score_round(
+        self,
+        round_id: int,
+        result: dict[str, Any],
+        scores: list[RoundScore],
+        now: float | None = None,
+    ) -> bool:
+        t = _now(now)
+        result_text = _json(result)
+        seats = [s.seat for s in scores]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"a seat is scored twice in {seats}")
+        async with self._tx():
+            # The guard: only an open round of a playing match flips to 'scored', once.
+            flipped = await self._exec(
+                "UPDATE rounds SET status = 'scored', result = ?, scored_at = ?"
+                " WHERE id = ? AND status = 'open' AND EXISTS (SELECT 1 FROM matches m"
+                " WHERE m.id = rounds.match_id AND m.status = 'playing')",
+                (result_text, t, round_id),
+            )
+            if flipped != 1:
+                return False
+            ctx = await self._one(
+                "SELECT r.match_id, m.guild_id FROM rounds r JOIN matches m ON m.id = r.match_id"
+                " WHERE r.id = ?",
+                (round_id,),
+            )
+            assert ctx is not None
+            users = {
+                r["seat"]: r["user_id"]
+                for r in await self._all(
+                    "SELECT seat, user_id FROM match_seats WHERE match_id = ?", (ctx["match_id"],)
+                )
+            }
+            for s in scores:
+                changed = await self._exec(
+                    "UPDATE hands SET points = ?, fouled = CASE WHEN ? THEN 1 ELSE fouled END"
+                    " WHERE round_id = ? AND seat = ?",
+                    (float(s.points), int(bool(s.fouled)), round_id, s.seat),
+                )
+                if changed != 1:
+                    raise ValueError(f"round {round_id} has no hand for seat {s.seat}")
+                strength = (s.best_row or {}).get("strength")
+                await self._exec(
+                    "INSERT INTO round_scores (round_id, seat, match_id, guild_id, user_id,"
+                    " points, fouled, special, sweeps_given, sweeps_taken, table_sweep,"
+                    " best_strength, best_row, scored_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        round_id,
+                        s.seat,
+                        ctx["match_id"],
+                        ctx["guild_id"],
+                        users.get(s.seat),
+                        float(s.points),
+                        int(bool(s.fouled)),
+                        s.special,
+                        int(s.sweeps_given),
+                        int(s.sweeps_taken),
+                        int(bool(s.table_sweep)),
+                        int(strength) if isinstance(strength, int | float) else None,
+                        _json(s.best_row),
+                        t,
+                    ),
+                )
+            return True
+
+    async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
+        async with self._tx(write=False):
+            return await self._load_rounds("match_id = ? AND status = 'scored'", (match_id,))
+
+    async def match_totals(self, match_id: int) -> dict[int, float]:
+        async with self._tx(write=False):
+            totals = {
+                r[0]: 0.0
+                for r in await self._all(
+                    "SELECT seat FROM match_seats WHERE match_id = ? ORDER BY seat", (match_id,)
+                )
+            }
+            for r in await self._all(
+                "SELECT seat, SUM(points) FROM round_scores WHERE match_id = ? GROUP BY seat",
+                (match_id,),
+            ):
+                totals[r[0]] = float(r[1] or 0.0)
+        return dict(sorted(totals.items()))
+
+    # ------------------------------------------------------------------ stats
+
+    @staticmethod
+    def _since(period_days: int | None, now: float | None) -> float | None:
+        if period_days is None:
+            return None
+        if period_days <= 0:
+            raise ValueError(f"period_days must be positive, not {period_days}")
+        return _now(now) - period_days * _DAY
+
+    @staticmethod
+    def _leader_cte(since: float | None) -> str:
+        """Per-user totals of one guild as a CTE named ``board`` (params: ``_leader_params``)."""
+        score_time = "" if since is None else " AND scored_at >= ?"
+        finish_time = "" if since is None else " AND m.finished_at >= ?"
+        sql = (
+            "WITH pts AS ("
+            "  SELECT user_id, SUM(points) AS points, SUM(sweeps_given) AS sweeps,"
+            "   COUNT(*) AS rounds FROM round_scores"
+            f"  WHERE guild_id = ? AND user_id IS NOT NULL{score_time} GROUP BY user_id"
+            "), res AS ("
+            "  SELECT s.user_id, COUNT(*) AS matches,"
+            "   SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END) AS wins"
+            "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
+            "  WHERE m.guild_id = ? AND m.status = 'finished' AND s.user_id IS NOT NULL"
+            f"{finish_time} GROUP BY s.user_id"
+            "), board AS ("
+            "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
+            "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
+            "   COALESCE(pts.rounds, 0) AS rounds"
+            "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
+            "  LEFT JOIN pts ON pts.user_id = u.user_id"
+            "  LEFT JOIN res ON res.user_id = u.user_id"
+            ") "
+        )
+        return sql
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: str = "points",
+        period_days: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        now: float | None = None,
+    ) -> list[LeaderRow]:
+        if sort not in LEADERBOARD_SORTS:
+            raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
+        since = self._since(period_days, now)
+        cte = self._leader_cte(since)
+        params = self._leader_params(guild_id, since)
+        async with self._tx(write=False):
+            rows = await self._all(
+                cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
+                " LEFT JOIN players p ON p.guild_id = ? AND p.user_id = b.user_id"
+                f" ORDER BY {_LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
+                (*params, guild_id, max(0, int(limit)), max(0, int(offset))),
+            )
+        return [
+            LeaderRow(
+                user_id=r["user_id"],
+                name=r["name"],
+                points=float(r["points"]),
+                wins=int(r["wins"]),
+                matches=int(r["matches"]),
+                sweeps=int(r["sweeps"]),
+                rounds=int(r["rounds"]),
+            )
+            for r in rows
+        ]
+
+    @staticmethod
+    def _leader_params(guild_id: int, since: float | None) -> list[Any]:
+        if since is None:
+            return [guild_id, guild_id]
+        return [guild_id, since, guild_id, since]
+
+    async def leaderboard_count(
+        self, guild_id: int, period_days: int | None = None, now: float | None = None
+    ) -> int:
+        since = self._since(period_days, now)
+        cte = self._leader_cte(since)
+        async with self._tx(write=False):
+            row = await self._one(
+                cte + "SELECT COUNT(*) FROM board", self._leader_params(guild_id, since)
+            )
+        return int(row[0]) if row else 0
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        where = "guild_id = ? AND user_id = ?"
+        key = (guild_id, user_id)
+        async with self._tx(write=False):
+            agg = await self._one(
+                "SELECT COUNT(*) AS rounds, COALESCE(SUM(points), 0) AS points,"
+                " COALESCE(SUM(sweeps_given), 0) AS sweeps_given,"
+                " COALESCE(SUM(sweeps_taken), 0) AS sweeps_taken,"
+                " COALESCE(SUM(table_sweep), 0) AS table_sweeps,"
+                f" COALESCE(SUM(fouled), 0) AS fouls FROM round_scores WHERE {where}",
+                key,
+            )
+            specials = await self._all(
+                f"SELECT special, COUNT(*) FROM round_scores WHERE {where}"
+                " AND special IS NOT NULL GROUP BY special ORDER BY special",
+                key,
+            )
+            best = await self._one(
+                f"SELECT best_row FROM round_scores WHERE {where} AND best_strength IS NOT NULL"
+                " ORDER BY best_strength DESC, scored_at ASC, round_id ASC LIMIT 1",
+                key,
+            )
+            res = await self._one(
+                "SELECT COUNT(*) AS matches, COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0"
+                " END), 0) AS wins FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                " WHERE m.guild_id = ? AND m.status = 'finished' AND s.user_id = ?",
+                key,
+            )
+        assert agg is not None and res is not None
+        rounds = int(agg["rounds"])
+        points = float(agg["points"])
+        return PlayerStats(
+            user_id=user_id,
+            matches=int(res["matches"]),
+            wins=int(res["wins"]),
+            points=points,
+            rounds=rounds,
+            points_per_round=points / rounds if rounds else 0.0,
+            sweeps_given=int(agg["sweeps_given"]),
+            sweeps_taken=int(agg["sweeps_taken"]),
+            table_sweeps=int(agg["table_sweeps"]),
+            fouls=int(agg["fouls"]),
+            specials={r[0]: int(r[1]) for r in specials},
+            best_hand=_unjson(best["best_row"]) if best else None,
+        )

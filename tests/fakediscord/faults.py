@@ -1,0 +1,139 @@
+"""Fault injection: rate limits, server errors, refused DMs, slow interactions."""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .state import FakeAccount
+
+Pattern = str | re.Pattern[str]
+
+
+@dataclass(eq=False)
+class RouteFault:
+    """Answer requests whose path matches ``pattern`` with an error, ``remaining`` times.
+
+    ``pattern`` is a glob on the API path (``"/channels/*/messages"``) or a compiled regex
+    (searched). ``method`` restricts it to one HTTP method.
+    """
+
+    pattern: Pattern
+    method: str | None
+    status: int
+    remaining: int
+    retry_after: float = 0.0
+    is_global: bool = False
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.method is not None and self.method.upper() != method:
+            return False
+        if isinstance(self.pattern, re.Pattern):
+            return self.pattern.search(path) is not None
+        return fnmatch.fnmatchcase(path, self.pattern)
+
+    def response(self) -> tuple[int, dict[str, Any], dict[str, str]]:
+        if self.status == 429:
+            now = time.time()
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": self.is_global,
+                "code": 0,
+            }
+            headers = {
+                "Retry-After": str(max(1, math.ceil(self.retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{now + self.retry_after:.3f}",
+                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                "X-RateLimit-Bucket": "fakebucket",
+                "X-RateLimit-Scope": "global" if self.is_global else "user",
+                "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
+            }
+            if self.is_global:
+                headers["X-RateLimit-Global"] = "true"
+            return 429, body, headers
+        body = {"message": f"{self.status}: Internal Server Error", "code": 0}
+        return self.status, body, {}
+
+
+@dataclass(eq=False)
+class SlowInteractions:
+    """The next ``remaining`` interactions (optionally of one user) are answered late."""
+
+    remaining: int
+    user: FakeAccount | None = None
+    hits: int = 0
+
+
+@dataclass(eq=False)
+class Faults:
+    rules: list[RouteFault] = field(default_factory=list)
+    refused_dms: set[int] = field(default_factory=set)
+    slow: list[SlowInteractions] = field(default_factory=list)
+
+    def rate_limit(
+        self,
+        pattern: Pattern,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        method: str | None = None,
+        is_global: bool = False,
+    ) -> RouteFault:
+        """Answer 429 (with ``retry_after`` body and ``X-RateLimit-*``/``Retry-After``)."""
+        rule = RouteFault(pattern, method, 429, times, retry_after, is_global)
+        self.rules.append(rule)
+        return rule
+
+    def server_error(
+        self, pattern: Pattern, *, times: int = 1, status: int = 500, method: str | None = None
+    ) -> RouteFault:
+        """Answer ``status`` (default 500) ``times`` times. discord.py retries 500/502/504."""
+        rule = RouteFault(pattern, method, status, times)
+        self.rules.append(rule)
+        return rule
+
+    def refuse_dms(self, user: FakeAccount, refuse: bool = True) -> None:
+        """Messages to ``user``'s DM channel answer 403 code 50007."""
+        if refuse:
+            self.refused_dms.add(user.id)
+        else:
+            self.refused_dms.discard(user.id)
+
+    def slow_interactions(
+        self, times: int = 1, *, user: FakeAccount | None = None
+    ) -> SlowInteractions:
+        """The callback of the next ``times`` interactions is withheld past the 3 s deadline
+        and then answered 404 code 10062 (Unknown interaction)."""
+        rule = SlowInteractions(times, user)
+        self.slow.append(rule)
+        return rule
+
+    def clear(self) -> None:
+        self.rules.clear()
+        self.refused_dms.clear()
+        self.slow.clear()
+
+    # -- used by the server ----------------------------------------------------------------
+    def take_route_fault(self, method: str, path: str) -> RouteFault | None:
+        for rule in self.rules:
+            if rule.remaining > 0 and rule.matches(method, path):
+                rule.remaining -= 1
+                rule.hits += 1
+                return rule
+        return None
+
+    def take_slow(self, user: FakeAccount) -> bool:
+        for rule in self.slow:
+            if rule.remaining > 0 and (rule.user is None or rule.user is user):
+                rule.remaining -= 1
+                rule.hits += 1
+                return True
+        return False

@@ -1,0 +1,810 @@
+"""The repository layer against a real SQLite file: migrations, settings, lobby, rounds,
+the atomic exactly-once round commit, resume after a restart, leaderboards and stats."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from capsa.cards import deal
+from data import (
+    AlreadySeated,
+    GuildSettings,
+    NotInLobby,
+    NotPlaying,
+    NotSeated,
+    Repository,
+    RepositoryError,
+    RoundScore,
+    TableExists,
+    TableFull,
+    open_repository,
+)
+from data.db import connect, discover_migrations, migrate
+from data.sqlite import SqliteRepository
+
+GUILD = 1
+OTHER_GUILD = 2
+DAY = 86400.0
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "nested" / "dir" / "capsa.sqlite3")
+
+
+@pytest.fixture
+async def repo(db_path: str):
+    r = await open_repository(db_path)
+    try:
+        yield r
+    finally:
+        await r.close()
+
+
+def codes(cards) -> list[str]:
+    return [c.code for c in cards]
+
+
+def the_deal(seats: int, seed: int) -> dict[int, list[str]]:
+    return {i: codes(sorted(h)) for i, h in enumerate(deal(seats, seed))}
+
+
+def split(cards: list[str] | tuple[str, ...]) -> tuple[list[str], list[str], list[str]]:
+    cards = list(cards)
+    return cards[:5], cards[5:10], cards[10:]
+
+
+async def new_match(
+    repo: Repository,
+    *,
+    guild: int = GUILD,
+    channel: int = 10,
+    host: int = 100,
+    seats: int = 3,
+    expires: float | None = T0 + 600,
+    now: float = T0,
+):
+    return await repo.create_match(
+        guild,
+        channel,
+        host,
+        "standard",
+        {"method": "1-6"},
+        10,
+        120,
+        "normal",
+        "auto",
+        seats,
+        "auto",
+        expires,
+        f"user{host}",
+        now=now,
+    )
+
+
+async def playing_match(
+    repo: Repository,
+    users: tuple[int, ...] = (100, 101),
+    bots: int = 1,
+    *,
+    guild: int = GUILD,
+    channel: int = 10,
+    now: float = T0,
+):
+    m = await new_match(
+        repo, guild=guild, channel=channel, host=users[0], seats=len(users) + bots, now=now
+    )
+    for u in users[1:]:
+        m = await repo.add_seat(m.id, u, f"user{u}")
+    for i in range(bots):
+        m = await repo.add_seat(m.id, None, f"Bot {i + 1}", "hard")
+    assert await repo.start_match(m.id, now=now)
+    return await repo.get_match(m.id)
+
+
+async def play_round(
+    repo: Repository,
+    match_id: int,
+    number: int,
+    points: dict[int, float],
+    *,
+    scored_at: float,
+    seed: int | None = None,
+    **extra: dict,
+) -> int:
+    """Deal, submit every seat and score a round; ``extra`` holds per-field dicts by seat."""
+    m = await repo.get_match(match_id)
+    hands = the_deal(len(m.seats), seed if seed is not None else match_id * 100 + number)
+    rnd = await repo.start_round(match_id, number, 1234, scored_at + 120, hands, now=scored_at)
+    for seat, cards in hands.items():
+        assert await repo.submit_hand(rnd.id, seat, *split(cards), None, False, now=scored_at)
+    scores = [
+        RoundScore(
+            seat=seat,
+            points=pts,
+            fouled=extra.get("fouled", {}).get(seat, False),
+            special=extra.get("special", {}).get(seat),
+            sweeps_given=extra.get("given", {}).get(seat, 0),
+            sweeps_taken=extra.get("taken", {}).get(seat, 0),
+            table_sweep=extra.get("table", {}).get(seat, False),
+            best_row=extra.get("best", {}).get(seat),
+        )
+        for seat, pts in points.items()
+    ]
+    assert await repo.score_round(rnd.id, {"round": number}, scores, now=scored_at)
+    return rnd.id
+
+
+# ------------------------------------------------------------------------- migrations
+
+
+async def test_open_creates_directory_applies_and_records_migrations(db_path: str) -> None:
+    repo = await open_repository(db_path)
+    assert isinstance(repo, Repository)
+    assert Path(db_path).exists()
+    conn = repo._conn  # type: ignore[attr-defined]
+    async with conn.execute("SELECT version, name, applied_at FROM schema_migrations") as cur:
+        rows = [tuple(r) for r in await cur.fetchall()]
+    assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in discover_migrations()]
+    assert rows[0][:2] == (1, "init")
+    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+        tables = {r[0] for r in await cur.fetchall()}
+    assert {"guild_settings", "matches", "match_seats", "rounds", "hands", "round_scores"} <= tables
+    await repo.close()
+
+    # Re-opening applies nothing again and keeps the original record.
+    conn = await connect(db_path)
+    try:
+        assert await migrate(conn) == []
+        async with conn.execute("SELECT version, name, applied_at FROM schema_migrations") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == rows
+    finally:
+        await conn.close()
+    repo = await open_repository(db_path)
+    await repo.close()
+
+
+async def test_wal_mode_and_foreign_keys_are_on(repo: SqliteRepository, db_path: str) -> None:
+    conn = repo._conn
+    async with conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with conn.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    await repo.update_guild_settings(GUILD, rounds=5)
+    assert Path(db_path + "-wal").exists()
+
+
+async def test_migrations_apply_in_numeric_order_and_a_failing_one_rolls_back(
+    tmp_path: Path,
+) -> None:
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    (mig / "2_first.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (mig / "10_second.sql").write_text(
+        "CREATE TABLE b (x INTEGER);\nINSERT INTO a (x) VALUES (1);\nINSERT INTO nope VALUES (1);"
+    )
+    conn = await connect(tmp_path / "m.sqlite3")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="nope"):
+            await migrate(conn, discover_migrations(mig))
+        assert not conn.in_transaction
+        async with conn.execute("SELECT version FROM schema_migrations") as cur:
+            assert [r[0] for r in await cur.fetchall()] == [2]
+        async with conn.execute("SELECT name FROM sqlite_master WHERE name = 'b'") as cur:
+            assert await cur.fetchone() is None  # the failed migration left nothing behind
+        async with conn.execute("SELECT COUNT(*) FROM a") as cur:
+            assert (await cur.fetchone())[0] == 0
+
+        (mig / "10_second.sql").write_text("CREATE TABLE b (x INTEGER);")
+        assert await migrate(conn, discover_migrations(mig)) == [10]
+        assert await migrate(conn, discover_migrations(mig)) == []
+    finally:
+        await conn.close()
+
+
+def test_bad_migration_file_names_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "init.sql").write_text("")
+    with pytest.raises(RuntimeError, match="NNNN_name"):
+        discover_migrations(tmp_path)
+    (tmp_path / "init.sql").unlink()
+    (tmp_path / "0001_a.sql").write_text("")
+    (tmp_path / "1_b.sql").write_text("")
+    with pytest.raises(RuntimeError, match="two migrations"):
+        discover_migrations(tmp_path)
+
+
+# ------------------------------------------------------------------------- settings
+
+
+async def test_settings_defaults_update_and_persist(db_path: str) -> None:
+    repo = await open_repository(db_path)
+    assert await repo.guild_settings(GUILD) == GuildSettings(GUILD)
+    s = await repo.update_guild_settings(GUILD, preset="SayaPoker", rounds=5, language="ID")
+    assert (s.preset, s.rounds, s.language, s.countdown) == ("sayapoker", 5, "id", 120)
+    s = await repo.update_guild_settings(
+        GUILD, countdown=30, bot_level="hard", timeout_action="foul"
+    )
+    assert s == GuildSettings(GUILD, "sayapoker", 5, 30, "hard", "foul", "id")
+    assert await repo.update_guild_settings(GUILD) == s  # nothing to change
+    assert await repo.guild_settings(OTHER_GUILD) == GuildSettings(OTHER_GUILD)
+    await repo.close()
+
+    repo = await open_repository(db_path)
+    assert await repo.guild_settings(GUILD) == s
+    await repo.close()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"colour": "red"}, "unknown setting"),
+        ({"rounds": 7}, "rounds must be one of 5, 10"),
+        ({"rounds": "10"}, "whole number"),
+        ({"rounds": True}, "whole number"),
+        ({"countdown": 29}, "between 30 and 300"),
+        ({"countdown": 301}, "between 30 and 300"),
+        ({"preset": "texas"}, "preset must be one of"),
+        ({"bot_level": "godlike"}, "bot_level must be one of easy, normal, hard"),
+        ({"timeout_action": "skip"}, "timeout_action must be one of auto, foul"),
+        ({"language": "fr"}, "language must be one of auto, en, id"),
+        ({"language": None}, "must be text"),
+    ],
+)
+async def test_settings_validation(repo: Repository, fields: dict, message: str) -> None:
+    await repo.update_guild_settings(GUILD, rounds=5)
+    with pytest.raises(ValueError, match=message):
+        await repo.update_guild_settings(GUILD, **{"language": "en", **fields})
+    # Nothing of a refused update is stored, not even its valid fields.
+    assert await repo.guild_settings(GUILD) == GuildSettings(GUILD, rounds=5)
+
+
+# ------------------------------------------------------------------------- lobby
+
+
+async def test_lobby_flow_and_its_errors(repo: Repository) -> None:
+    m = await new_match(repo, seats=3)
+    assert m.status == "lobby" and m.options == {"method": "1-6"}
+    assert [(s.seat, s.user_id, s.name, s.is_bot) for s in m.seats] == [(0, 100, "user100", False)]
+    assert (m.created_at, m.lobby_expires_at, m.started_at) == (T0, T0 + 600, None)
+
+    with pytest.raises(TableExists):
+        await new_match(repo, channel=10, host=200)
+    with pytest.raises(AlreadySeated):
+        await new_match(repo, channel=11, host=100)  # the host already sits at a table
+
+    m = await repo.add_seat(m.id, 101, "Budi")
+    with pytest.raises(AlreadySeated):
+        await repo.add_seat(m.id, 101, "Budi")
+    m = await repo.add_seat(m.id, None, "Bot 1", "easy")
+    assert [(s.seat, s.user_id, s.is_bot, s.level) for s in m.seats] == [
+        (0, 100, False, None),
+        (1, 101, False, None),
+        (2, None, True, "easy"),
+    ]
+    assert m.free_seats == 0 and m.seat_of(101).seat == 1
+    with pytest.raises(TableFull):
+        await repo.add_seat(m.id, 102, "Citra")
+    with pytest.raises(AlreadySeated):  # sitting here beats "full"
+        await repo.add_seat(m.id, 100, "user100")
+
+    # Someone at another table cannot join this one.
+    other = await new_match(repo, channel=11, host=300)
+    with pytest.raises(AlreadySeated):
+        await repo.add_seat(other.id, 101, "Budi")
+
+    # Leaving frees the seat, which is reused; the host may leave too.
+    m = await repo.remove_seat(m.id, 101)
+    assert [s.seat for s in m.seats] == [0, 2]
+    with pytest.raises(NotSeated):
+        await repo.remove_seat(m.id, 101)
+    m = await repo.add_seat(m.id, 102, "Citra")
+    assert m.seat_of(102).seat == 1
+    m = await repo.remove_seat(m.id, 100)
+    assert [s.user_id for s in m.seats] == [102, None]
+    assert await repo.active_match_of_user(100) is None
+
+    await repo.set_lobby_message(m.id, 5555)
+    assert (await repo.get_match(m.id)).lobby_message_id == 5555
+    assert (await repo.active_match_in_channel(10)).id == m.id
+    assert (await repo.active_match_of_user(102)).id == m.id
+    assert await repo.get_match(999) is None
+
+    assert await repo.start_match(m.id, now=T0 + 5)
+    assert not await repo.start_match(m.id)
+    started = await repo.get_match(m.id)
+    assert (started.status, started.started_at) == ("playing", T0 + 5)
+    for call in (repo.add_seat(m.id, 103, "Dewi"), repo.remove_seat(m.id, 102)):
+        with pytest.raises(NotInLobby):
+            await call
+    with pytest.raises(NotInLobby):
+        await repo.add_seat(999, 103, "Dewi")
+    with pytest.raises(TableExists):  # a playing table still holds the channel
+        await new_match(repo, channel=10, host=400)
+
+    assert await repo.cancel_match(m.id, now=T0 + 9)
+    assert not await repo.cancel_match(m.id)
+    cancelled = await repo.get_match(m.id)
+    assert (cancelled.status, cancelled.finished_at) == ("cancelled", T0 + 9)
+    assert await repo.active_match_in_channel(10) is None
+    assert await repo.active_match_of_user(102) is None
+    again = await new_match(repo, channel=10, host=102)  # channel and player are free again
+    assert issubclass(TableExists, RepositoryError) and again.id != m.id
+
+
+async def test_concurrent_joins_never_overfill_a_table(repo: Repository) -> None:
+    m = await new_match(repo, seats=4)
+    results = await asyncio.gather(
+        *(repo.add_seat(m.id, 200 + i, f"p{i}") for i in range(10)), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 3
+    assert all(isinstance(r, TableFull) for r in results if isinstance(r, Exception))
+    seats = (await repo.get_match(m.id)).seats
+    assert [s.seat for s in seats] == [0, 1, 2, 3]
+
+
+async def test_expire_lobbies(repo: Repository) -> None:
+    old = await new_match(repo, channel=10, host=100, expires=T0 + 600)
+    fresh = await new_match(repo, channel=11, host=101, expires=T0 + 900)
+    started = await new_match(repo, channel=12, host=102, expires=T0 + 600)
+    await repo.start_match(started.id)
+    assert await repo.expire_lobbies(now=T0 + 599) == []
+    assert await repo.expire_lobbies(now=T0 + 700) == [old.id]
+    assert await repo.expire_lobbies(now=T0 + 700) == []
+    assert (await repo.get_match(old.id)).status == "cancelled"
+    assert {m.id for m in await repo.active_matches()} == {fresh.id, started.id}
+
+
+async def test_finish_match_stores_places_once(repo: Repository) -> None:
+    m = await playing_match(repo)
+    with pytest.raises(ValueError, match="no seat 7"):
+        await repo.finish_match(m.id, {0: 1, 7: 2})
+    assert (await repo.get_match(m.id)).status == "playing"  # rolled back whole
+    assert await repo.finish_match(m.id, {0: 2, 1: 1, 2: 3}, now=T0 + 50)
+    assert not await repo.finish_match(m.id, {0: 1, 1: 2, 2: 3})
+    done = await repo.get_match(m.id)
+    assert (done.status, done.finished_at) == ("finished", T0 + 50)
+    assert [s.place for s in done.seats] == [2, 1, 3]
+    assert not await repo.cancel_match(m.id)
+    assert await repo.active_matches() == []
+
+
+# ------------------------------------------------------------------------- rounds
+
+
+async def test_start_round_is_idempotent_and_needs_a_playing_match(repo: Repository) -> None:
+    lobby = await new_match(repo, channel=11, host=300)
+    with pytest.raises(NotPlaying):
+        await repo.start_round(lobby.id, 1, 1, T0, {0: []})
+    m = await playing_match(repo)
+    with pytest.raises(ValueError, match="no seat"):
+        await repo.start_round(m.id, 1, 1, T0, {5: codes(deal(2, 1)[0])})
+    hands = the_deal(3, 42)
+    big_seed = 2**70 + 3
+    r1 = await repo.start_round(m.id, 1, big_seed, T0 + 120, hands, now=T0)
+    assert (r1.number, r1.seed, r1.deadline, r1.status) == (1, big_seed, T0 + 120, "open")
+    assert [(h.seat, list(h.cards)) for h in r1.hands] == sorted(hands.items())
+    assert r1.hand(0).submitted_at is None and r1.pending_seats == (0, 1, 2)
+    again = await repo.start_round(m.id, 1, 999, T0 + 999, the_deal(3, 7), now=T0 + 5)
+    assert again == r1
+    assert await repo.current_round(m.id) == r1
+    r2 = await repo.start_round(m.id, 2, 5, T0 + 300, the_deal(3, 43))
+    assert (await repo.current_round(m.id)).id == r2.id
+    assert await repo.get_round(r1.id) == r1
+    await repo.cancel_match(m.id)
+    assert await repo.start_round(m.id, 2, 5, T0, {}) == r2  # existing: still returned
+    with pytest.raises(NotPlaying):
+        await repo.start_round(m.id, 3, 5, T0, the_deal(3, 44))
+
+
+async def test_submit_hand_is_idempotent(repo: Repository) -> None:
+    m = await playing_match(repo)
+    hands = the_deal(3, 1)
+    rnd = await repo.start_round(m.id, 1, 1, T0 + 120, hands)
+    back, middle, front = split(hands[0])
+    assert await repo.submit_hand(rnd.id, 0, back, middle, front, "dragon", False, now=T0 + 3)
+    before = await repo.get_round(rnd.id)
+    # A double click, even with another setting, changes nothing.
+    assert not await repo.submit_hand(rnd.id, 0, middle, back, front, None, True, True)
+    after = await repo.get_round(rnd.id)
+    assert after == before
+    h = after.hand(0)
+    assert (h.back, h.middle, h.front) == (tuple(back), tuple(middle), tuple(front))
+    assert (h.declare, h.fouled, h.auto, h.submitted_at) == ("dragon", False, False, T0 + 3)
+
+    # The setting must use exactly the dealt cards.
+    other = hands[1]
+    with pytest.raises(ValueError, match="exactly the cards"):
+        await repo.submit_hand(rnd.id, 1, *split(hands[0]), None, False)
+    with pytest.raises(ValueError, match="front row needs 3"):
+        await repo.submit_hand(rnd.id, 1, other[:5], other[5:10], other[10:12], None, False)
+    with pytest.raises(ValueError, match="all three rows"):
+        await repo.submit_hand(rnd.id, 1, other[:5], None, None, None, True)
+    assert (await repo.get_round(rnd.id)).hand(1).submitted_at is None
+    # No setting at all: a timeout foul.
+    assert await repo.submit_hand(rnd.id, 1, None, None, None, None, True, auto=True)
+    h1 = (await repo.get_round(rnd.id)).hand(1)
+    assert (h1.back, h1.fouled, h1.auto) == (None, True, True)
+
+    assert not await repo.submit_hand(rnd.id, 9, *split(hands[2]), None, False)  # no such seat
+    assert not await repo.submit_hand(9999, 0, back, middle, front, None, False)
+
+    assert await repo.score_round(rnd.id, {}, [RoundScore(0, 1), RoundScore(1, -1)])
+    # A click on a finished round is refused.
+    assert not await repo.submit_hand(rnd.id, 2, *split(hands[2]), None, False)
+    assert (await repo.get_round(rnd.id)).hand(2).submitted_at is None
+
+
+async def test_concurrent_double_submit_counts_once(repo: Repository) -> None:
+    m = await playing_match(repo)
+    hands = the_deal(3, 2)
+    rnd = await repo.start_round(m.id, 1, 2, T0 + 120, hands)
+    results = await asyncio.gather(
+        *(repo.submit_hand(rnd.id, 0, *split(hands[0]), None, False) for _ in range(5))
+    )
+    assert sorted(results) == [False, False, False, False, True]
+
+
+async def test_messages_are_stored(repo: Repository) -> None:
+    m = await playing_match(repo)
+    rnd = await repo.start_round(m.id, 1, 3, T0 + 120, the_deal(3, 3))
+    await repo.set_round_messages(rnd.id, status_message_id=11)
+    await repo.set_round_messages(rnd.id, showdown_message_id=22)
+    await repo.set_round_messages(rnd.id)  # nothing to change
+    await repo.set_dm_message(rnd.id, 1, 777, 888)
+    got = await repo.get_round(rnd.id)
+    assert (got.status_message_id, got.showdown_message_id) == (11, 22)
+    assert (got.hand(1).dm_channel_id, got.hand(1).dm_message_id) == (777, 888)
+    assert got.hand(0).dm_channel_id is None
+
+
+# ------------------------------------------------------------------------- scoring
+
+
+def three_scores(points=(6.0, -2.0, -4.0)) -> list[RoundScore]:
+    return [
+        RoundScore(0, points[0], sweeps_given=1, best_row={"category": "flush", "strength": 9}),
+        RoundScore(1, points[1], fouled=True),
+        RoundScore(2, points[2], sweeps_taken=1, special="six_pairs"),
+    ]
+
+
+async def submitted_round(repo: Repository, match_id: int, number: int = 1, seed: int = 5):
+    hands = the_deal(3, seed)
+    rnd = await repo.start_round(match_id, number, seed, T0 + 120, hands)
+    for seat, cards in hands.items():
+        await repo.submit_hand(rnd.id, seat, *split(cards), None, False)
+    return rnd
+
+
+async def test_score_round_is_exactly_once(repo: Repository) -> None:
+    m = await playing_match(repo)
+    rnd = await submitted_round(repo, m.id)
+    assert await repo.match_totals(m.id) == {0: 0.0, 1: 0.0, 2: 0.0}
+    assert await repo.completed_rounds(m.id) == []
+
+    assert await repo.score_round(rnd.id, {"pairs": [1, 2]}, three_scores(), now=T0 + 60)
+    scored = await repo.get_round(rnd.id)
+    assert (scored.status, scored.scored_at, scored.result) == (
+        "scored",
+        T0 + 60,
+        {"pairs": [1, 2]},
+    )
+    assert [h.points for h in scored.hands] == [6.0, -2.0, -4.0]
+    assert scored.hand(1).fouled  # the score's foul is recorded on the hand
+    totals = await repo.match_totals(m.id)
+    assert totals == {0: 6.0, 1: -2.0, 2: -4.0}
+
+    # Again, with other numbers, sequentially and concurrently: nothing changes.
+    assert not await repo.score_round(rnd.id, {"x": 1}, three_scores((100, 100, 100)))
+    again = await asyncio.gather(
+        *(repo.score_round(rnd.id, {}, three_scores((9, 9, 9))) for _ in range(5))
+    )
+    assert again == [False] * 5
+    assert await repo.match_totals(m.id) == totals
+    assert await repo.get_round(rnd.id) == scored
+    assert [r.id for r in await repo.completed_rounds(m.id)] == [rnd.id]
+    assert (await repo.player_stats(GUILD, 100)).rounds == 1
+
+
+async def test_concurrent_first_scoring_counts_once(repo: Repository) -> None:
+    m = await playing_match(repo)
+    rnd = await submitted_round(repo, m.id)
+    results = await asyncio.gather(
+        *(repo.score_round(rnd.id, {}, three_scores()) for _ in range(6))
+    )
+    assert sorted(results) == [False] * 5 + [True]
+    assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
+
+
+async def test_score_round_failing_mid_transaction_stores_nothing(repo: SqliteRepository) -> None:
+    m = await playing_match(repo)
+    rnd = await submitted_round(repo, m.id)
+    before = await repo.get_round(rnd.id)
+
+    # A write that fails after the round flipped and seat 0's points were written.
+    await repo._conn.execute(
+        "CREATE TEMP TRIGGER crash BEFORE INSERT ON round_scores WHEN NEW.seat = 2"
+        " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
+        await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
+    assert await repo.get_round(rnd.id) == before  # still open, no points, no result
+    assert await repo.match_totals(m.id) == {0: 0.0, 1: 0.0, 2: 0.0}
+    assert (await repo.player_stats(GUILD, 100)).rounds == 0
+    assert await repo.leaderboard_count(GUILD) == 0
+
+    # A failure in our own code half way (an unserialisable best row) is rolled back too.
+    bad = three_scores()
+    bad[1] = RoundScore(1, -2.0, best_row={"cards": object()})
+    with pytest.raises(TypeError):
+        await repo.score_round(rnd.id, {"r": 1}, bad)
+    # And a score for a seat the round does not have.
+    with pytest.raises(ValueError, match="no hand for seat 3"):
+        await repo.score_round(rnd.id, {"r": 1}, [three_scores()[0], RoundScore(3, 1.0)])
+    with pytest.raises(ValueError, match="twice"):
+        await repo.score_round(rnd.id, {"r": 1}, [*three_scores(), RoundScore(0, 1.0)])
+    assert await repo.get_round(rnd.id) == before
+
+    # Once the fault is gone, the round scores normally, exactly once.
+    await repo._conn.execute("DROP TRIGGER crash")
+    assert await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
+    assert not await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
+    assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
+
+
+async def test_score_round_cancelled_half_way_is_all_or_nothing(repo: Repository) -> None:
+    """A task cancelled at any point of score_round leaves the round whole: open or scored."""
+    m = await playing_match(repo)
+    expected = {0: 0.0, 1: 0.0, 2: 0.0}
+    outcomes = set()
+    for k in range(40):
+        rnd = await submitted_round(repo, m.id, k + 1, seed=k)
+        task = asyncio.create_task(repo.score_round(rnd.id, {}, three_scores()))
+        for _ in range(k):
+            await asyncio.sleep(0)
+        task.cancel()
+        (result,) = await asyncio.gather(task, return_exceptions=True)
+        stored = await repo.get_round(rnd.id)
+        if stored.status == "open":
+            assert isinstance(result, asyncio.CancelledError)
+            assert stored.result is None and all(h.points is None for h in stored.hands)
+            assert await repo.score_round(rnd.id, {}, three_scores())  # retry after restart
+        else:
+            assert [h.points for h in stored.hands] == [6.0, -2.0, -4.0]
+        outcomes.add((stored.status, type(result).__name__))
+        print(k, stored.status, type(result).__name__)
+        expected = {s: expected[s] + p for s, p in zip(expected, (6.0, -2.0, -4.0), strict=True)}
+        assert await repo.match_totals(m.id) == expected
+        assert not await repo.score_round(rnd.id, {}, three_scores())
+    assert ("open", "CancelledError") in outcomes  # some cancellations did land mid-way
+    assert (await repo.player_stats(GUILD, 100)).rounds == 40
+
+
+async def test_score_round_refuses_a_cancelled_match(repo: Repository) -> None:
+    m = await playing_match(repo)
+    done = await submitted_round(repo, m.id, 1)
+    assert await repo.score_round(done.id, {}, three_scores())
+    open_round = await submitted_round(repo, m.id, 2, seed=6)
+    assert await repo.cancel_match(m.id)
+    assert not await repo.score_round(open_round.id, {}, three_scores())
+    # The completed round stays recorded; the open one was never counted.
+    assert [r.number for r in await repo.completed_rounds(m.id)] == [1]
+    assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
+    assert (await repo.player_stats(GUILD, 100)).points == 6.0
+
+
+# ------------------------------------------------------------------------- restart
+
+
+async def test_resume_after_reopen(db_path: str) -> None:
+    repo = await open_repository(db_path)
+    m = await playing_match(repo, now=T0)
+    await repo.set_lobby_message(m.id, 4444)
+    first = await submitted_round(repo, m.id, 1)
+    await repo.score_round(first.id, {"n": 1}, three_scores(), now=T0 + 100)
+    hands = the_deal(3, 77)
+    rnd = await repo.start_round(m.id, 2, 77, T0 + 400, hands, now=T0 + 280)
+    await repo.submit_hand(rnd.id, 1, *split(hands[1]), "six_pairs", False, now=T0 + 300)
+    await repo.set_round_messages(rnd.id, status_message_id=9001)
+    await repo.set_dm_message(rnd.id, 0, 31, 32)
+    lobby = await new_match(repo, channel=20, host=500)
+    before_match = await repo.get_match(m.id)
+    before_round = await repo.get_round(rnd.id)
+    await repo.close()
+
+    repo = await open_repository(db_path)
+    try:
+        active = await repo.active_matches()
+        assert [x.id for x in active] == [m.id, lobby.id]
+        assert active[0] == before_match and active[0].lobby_message_id == 4444
+        assert active[1].status == "lobby"
+        cur = await repo.current_round(m.id)
+        assert cur == before_round
+        assert (cur.number, cur.seed, cur.deadline, cur.status) == (2, 77, T0 + 400, "open")
+        assert {h.seat: list(h.cards) for h in cur.hands} == hands
+        assert cur.pending_seats == (0, 2)
+        assert cur.hand(1).submitted_at == T0 + 300 and cur.hand(1).declare == "six_pairs"
+        assert cur.hand(1).front == tuple(hands[1][10:])
+        assert (cur.status_message_id, cur.hand(0).dm_message_id) == (9001, 32)
+        assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
+        # The scored round cannot be counted again after the restart; play goes on.
+        assert not await repo.score_round(first.id, {}, three_scores())
+        assert await repo.start_round(m.id, 2, 1, T0, the_deal(3, 1)) == before_round
+        for seat in (0, 2):
+            assert await repo.submit_hand(rnd.id, seat, *split(hands[seat]), None, False)
+        assert (await repo.current_round(m.id)).all_submitted
+        assert await repo.score_round(rnd.id, {}, three_scores((1, 1, -2)))
+        assert await repo.match_totals(m.id) == {0: 7.0, 1: -1.0, 2: -6.0}
+    finally:
+        await repo.close()
+
+
+# ------------------------------------------------------------------------- stats
+
+
+async def build_history(repo: Repository) -> None:
+    """Two finished matches and one cancelled match in GUILD, one in OTHER_GUILD.
+
+    Users 100 (Ani), 101 (Budi), 102 (Citra); computer players never appear in stats.
+    """
+    old = T0 - 40 * DAY
+    recent = T0 - 3 * DAY
+
+    # Match A, 40 days ago: 100 vs 101 vs bot. 101 wins.
+    a = await playing_match(repo, (100, 101), 1, channel=10, now=old)
+    await play_round(
+        repo,
+        a.id,
+        1,
+        {0: -5, 1: 8, 2: -3},
+        scored_at=old,
+        given={1: 2},
+        taken={0: 1, 2: 1},
+        table={1: True},
+        fouled={2: True},
+        best={
+            1: {"category": "four_of_a_kind", "cards": ["AS"], "strength": 900, "position": "back"}
+        },
+    )
+    await play_round(
+        repo,
+        a.id,
+        2,
+        {0: 1, 1: 2, 2: -3},
+        scored_at=old + 60,
+        special={0: "dragon"},
+        best={0: {"category": "flush", "cards": ["2S"], "strength": 500, "position": "middle"}},
+    )
+    assert await repo.finish_match(a.id, {1: 1, 0: 2, 2: 3}, now=old + 100)
+
+    # Match B, 3 days ago: 100 vs 102 vs bot. 100 wins.
+    b = await playing_match(repo, (100, 102), 1, channel=11, now=recent)
+    await play_round(
+        repo,
+        b.id,
+        1,
+        {0: 4, 1: -1, 2: -3},
+        scored_at=recent,
+        given={0: 1, 2: 5},
+        taken={1: 1},
+        fouled={0: True},
+        special={0: "six_pairs"},
+        best={0: {"category": "straight", "cards": ["9S"], "strength": 700, "position": "back"}},
+    )
+    assert await repo.finish_match(b.id, {0: 1, 1: 2, 2: 3}, now=recent + 100)
+
+    # Match C, 1 day ago, cancelled after one round: 102 vs bot. Counts for points, not
+    # matches/wins.
+    c = await playing_match(repo, (102,), 1, channel=12, now=T0 - DAY)
+    await play_round(repo, c.id, 1, {0: 10, 1: -10}, scored_at=T0 - DAY, given={0: 1})
+    assert await repo.cancel_match(c.id)
+
+    # Another guild: 100 scores big there, which must not leak into GUILD.
+    d = await playing_match(repo, (100,), 1, guild=OTHER_GUILD, channel=99, now=T0 - DAY)
+    await play_round(repo, d.id, 1, {0: 50, 1: -50}, scored_at=T0 - DAY, given={0: 3})
+    assert await repo.finish_match(d.id, {0: 1, 1: 2}, now=T0 - DAY)
+
+
+def board(rows) -> list[tuple]:
+    return [(r.user_id, r.points, r.wins, r.matches, r.sweeps, r.rounds) for r in rows]
+
+
+async def test_leaderboard_sorts_and_periods(repo: Repository) -> None:
+    await build_history(repo)
+    # all time: 100: -5+1+4=0 pts, 1 win, 2 matches, 1 sweep, 3 rounds
+    #           101: 8+2=10 pts, 1 win, 1 match, 2 sweeps, 2 rounds
+    #           102: -1+10=9 pts, 0 wins, 1 match, 1 sweep, 2 rounds
+    everyone = {
+        100: (100, 0.0, 1, 2, 1, 3),
+        101: (101, 10.0, 1, 1, 2, 2),
+        102: (102, 9.0, 0, 1, 1, 2),
+    }
+    lb = await repo.leaderboard(GUILD, now=T0)
+    assert board(lb) == [everyone[101], everyone[102], everyone[100]]
+    assert [r.name for r in lb] == ["user101", "user102", "user100"]
+    assert board(await repo.leaderboard(GUILD, "wins")) == [
+        everyone[101],  # 1 win, 10 points
+        everyone[100],  # 1 win, 0 points
+        everyone[102],
+    ]
+    assert board(await repo.leaderboard(GUILD, "matches")) == [
+        everyone[100],
+        everyone[101],  # 1 match, 1 win
+        everyone[102],
+    ]
+    assert board(await repo.leaderboard(GUILD, "sweeps")) == [
+        everyone[101],
+        everyone[102],  # 1 sweep, 9 points
+        everyone[100],
+    ]
+    assert await repo.leaderboard_count(GUILD) == 3
+
+    # Last 7 / 30 days: match A (40 days ago) drops out entirely.
+    for days in (7, 30):
+        assert board(await repo.leaderboard(GUILD, "points", days, now=T0)) == [
+            (102, 9.0, 0, 1, 1, 2),
+            (100, 4.0, 1, 1, 1, 1),
+        ]
+        assert await repo.leaderboard_count(GUILD, days, now=T0) == 2
+    # Last 2 days: only the cancelled match's round: points but no matches.
+    assert board(await repo.leaderboard(GUILD, "wins", 2, now=T0)) == [(102, 10.0, 0, 0, 1, 1)]
+    assert await repo.leaderboard_count(GUILD, 1, now=T0 + DAY) == 0
+    assert await repo.leaderboard(GUILD, period_days=1, now=T0 + DAY) == []
+
+    # Paging and the other guild.
+    assert [r.user_id for r in await repo.leaderboard(GUILD, limit=2)] == [101, 102]
+    assert [r.user_id for r in await repo.leaderboard(GUILD, limit=2, offset=2)] == [100]
+    assert await repo.leaderboard(GUILD, limit=2, offset=3) == []
+    assert board(await repo.leaderboard(OTHER_GUILD)) == [(100, 50.0, 1, 1, 3, 1)]
+    assert await repo.leaderboard(3) == [] and await repo.leaderboard_count(3) == 0
+
+    with pytest.raises(ValueError, match="sort must be one of"):
+        await repo.leaderboard(GUILD, "fouls")
+    with pytest.raises(ValueError, match="period_days"):
+        await repo.leaderboard(GUILD, period_days=0)
+
+
+async def test_leaderboard_uses_latest_name(repo: Repository) -> None:
+    m = await playing_match(repo, (100, 101), 1)
+    await play_round(repo, m.id, 1, {0: 1, 1: 2, 2: -3}, scored_at=T0)
+    await repo.cancel_match(m.id)
+    m2 = await new_match(repo, channel=10, host=300)
+    await repo.add_seat(m2.id, 100, "Ani (new nick)")
+    names = {r.user_id: r.name for r in await repo.leaderboard(GUILD)}
+    assert names == {100: "Ani (new nick)", 101: "user101"}
+
+
+async def test_player_stats(repo: Repository) -> None:
+    await build_history(repo)
+    s = await repo.player_stats(GUILD, 100)
+    assert (s.matches, s.wins, s.points, s.rounds) == (2, 1, 0.0, 3)
+    assert s.points_per_round == 0.0
+    assert (s.sweeps_given, s.sweeps_taken, s.table_sweeps, s.fouls) == (1, 1, 0, 1)
+    assert s.specials == {"dragon": 1, "six_pairs": 1}
+    assert s.best_hand == {
+        "category": "straight",
+        "cards": ["9S"],
+        "strength": 700,
+        "position": "back",
+    }
+
+    s = await repo.player_stats(GUILD, 101)
+    assert (s.matches, s.wins, s.points, s.rounds, s.points_per_round) == (1, 1, 10.0, 2, 5.0)
+    assert (s.sweeps_given, s.sweeps_taken, s.table_sweeps, s.fouls) == (2, 0, 1, 0)
+    assert s.specials == {} and s.best_hand["category"] == "four_of_a_kind"
+
+    s = await repo.player_stats(GUILD, 102)
+    assert (s.matches, s.wins, s.points, s.rounds, s.points_per_round) == (1, 0, 9.0, 2, 4.5)
+    assert s.best_hand is None
+
+    s = await repo.player_stats(OTHER_GUILD, 100)
+    assert (s.matches, s.wins, s.points, s.rounds, s.sweeps_given) == (1, 1, 50.0, 1, 3)
+
+    nobody = await repo.player_stats(GUILD, 12345)
+    assert (nobody.matches, nobody.points, nobody.rounds, nobody.points_per_round) == (0, 0, 0, 0)
+    assert nobody.specials == {} and nobody.best_hand is None
