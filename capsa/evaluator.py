@@ -139,18 +139,18 @@ class HandTables:
         s5 = self.suits[C5]
         self.flush5 = (s5 == s5[:, :1]).all(axis=1)
         keys = r5 @ _W5
-        self.cls5 = np.where(self.flush5, FLUSH5[keys], PLAIN5[keys])
-        self.cls3 = TAB3[self.ranks[C3] @ _W3]
-        ca = self.cls5[SPLIT_A]
-        cb = self.cls5[SPLIT_B]
+        self.cls5 = np.where(self.flush5, FLUSH5[keys], PLAIN5[keys]).astype(np.intp)
+        self.cls3 = TAB3[self.ranks[C3] @ _W3].astype(np.intp)
+        ca = self.cls5.take(SPLIT_A)
+        cb = self.cls5.take(SPLIT_B)
         self.a_is_back = ca >= cb
         back = np.maximum(ca, cb)
         middle = np.minimum(ca, cb)
-        front = self.cls3[SPLIT_F]
+        front = self.cls3.take(SPLIT_F)
         self.valid = np.flatnonzero(front <= middle)
-        self.back = back[self.valid]
-        self.middle = middle[self.valid]
-        self.front = front[self.valid]
+        self.back = back.take(self.valid)
+        self.middle = middle.take(self.valid)
+        self.front = front.take(self.valid)
 
     def rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sorted positions (back, middle, front) of the k-th valid split."""

@@ -98,6 +98,8 @@ class RowModel:
             else:
                 mv, ml = np.ones(N_CLASSES), q
             self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
+        # one contiguous array per feature, for fast 1-D take()
+        self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
         m = preset.sweep_multiplier
         t = preset.table_sweep_multiplier
         min_opp = preset.table_sweep_min_opponents or 0
@@ -108,34 +110,42 @@ class RowModel:
 
     def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
         """Expected points against ONE opponent for each split (class ids per row)."""
-        b = self.features[0][back]
-        m = self.features[1][middle]
-        f = self.features[2][front]
-        ev = b[:, R] + m[:, R] + f[:, R]
-        p3 = b[:, P] * m[:, P] * f[:, P]
+        fb, fm, ff = self.columns
+        def col(c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return fb[c].take(back), fm[c].take(middle), ff[c].take(front)
+
+        rb, rm, rf = col(R)
+        pb, pm, pf = col(P)
+        qb, qm, qf = col(Q)
+        ev = rb + rm + rf
+        p3 = pb * pm * pf
         if self.units:
-            q3 = b[:, Q] * m[:, Q] * f[:, Q]
             if self.preset.method == "2-4":
-                return ev + _majority(b, m, f)
-            return ev + 3.0 * (p3 - q3)
-        won = p3 * (b[:, MV] + m[:, MV] + f[:, MV])
-        qb, qm, qf = b[:, Q], m[:, Q], f[:, Q]
-        lost = b[:, ML] * qm * qf + m[:, ML] * qb * qf + f[:, ML] * qb * qm
-        ev += self.c_sweep * won - self.c_swept * lost
+                return ev + _majority((pb, pm, pf), (qb, qm, qf))
+            return ev + 3.0 * (p3 - qb * qm * qf)
+        vb, vm, vf = col(MV)
+        lb, lm, lf = col(ML)
+        won = p3 * (vb + vm + vf)
+        lost = lb * qm * qf + lm * qb * qf + lf * qb * qm
+        ev += self.c_sweep * won
+        ev -= self.c_swept * lost
         if self.c_table:
-            ev += self.c_table * won * p3 ** (self.opponents - 1)
+            extra = won
+            for _ in range(self.opponents - 1):
+                extra = extra * p3
+            ev += self.c_table * extra
         return ev
 
     def row_win(self, back, middle, front) -> np.ndarray:
         """Sum of the three rows' win chances (values and sweeps ignored): the easy setter."""
-        return self.features[0][back, P] + self.features[1][middle, P] + self.features[2][front, P]
+        fb, fm, ff = self.columns
+        return fb[P].take(back) + fm[P].take(middle) + ff[P].take(front)
 
 
-def _majority(b, m, f) -> np.ndarray:
+def _majority(ps, qs) -> np.ndarray:
     """P(win more rows) - P(lose more rows), for the 2-4 method."""
-    dist = {0: np.ones(len(b))}
-    for row in (b, m, f):
-        p, q = row[:, P], row[:, Q]
+    dist = {0: np.ones(len(ps[0]))}
+    for p, q in zip(ps, qs, strict=True):
         tie = 1.0 - p - q
         new: dict[int, np.ndarray] = {}
         for d, w in dist.items():

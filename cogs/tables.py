@@ -89,7 +89,8 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
         best = None
         if player.rows is not None and not player.fouled:
             position, row = max(
-                zip(("back", "middle", "front"), player.rows), key=lambda pr: pr[1].strength
+                zip(("back", "middle", "front"), player.rows, strict=True),
+                key=lambda pr: pr[1].strength,
             )
             best = {
                 "category": row.category,

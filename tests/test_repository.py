@@ -557,32 +557,43 @@ async def test_score_round_failing_mid_transaction_stores_nothing(repo: SqliteRe
     assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
 
 
-async def test_score_round_cancelled_half_way_is_all_or_nothing(repo: Repository) -> None:
-    """A task cancelled at any point of score_round leaves the round whole: open or scored."""
+async def test_score_round_cancelled_half_way_is_all_or_nothing(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The task is cancelled right after its k-th write (the round flip, then each seat's
+    hand and ledger rows): nothing of it is stored, and a retry scores the round once."""
     m = await playing_match(repo)
+    real_exec = repo._exec
+    writes = 0
+    cancel_after = 0
+
+    async def exec_then_cancel(sql, params=()):
+        nonlocal writes
+        changed = await real_exec(sql, params)
+        writes += 1
+        if writes == cancel_after:
+            asyncio.current_task().cancel()
+            await asyncio.sleep(0)  # the cancellation lands here, inside the transaction
+        return changed
+
+    monkeypatch.setattr(repo, "_exec", exec_then_cancel)
     expected = {0: 0.0, 1: 0.0, 2: 0.0}
-    outcomes = set()
-    for k in range(40):
-        rnd = await submitted_round(repo, m.id, k + 1, seed=k)
+    for k in range(1, 8):  # 1 round flip + 3 seats x (hand update, ledger insert)
+        rnd = await submitted_round(repo, m.id, k, seed=k)
+        before = await repo.get_round(rnd.id)
+        writes, cancel_after = 0, k
         task = asyncio.create_task(repo.score_round(rnd.id, {}, three_scores()))
-        for _ in range(k):
-            await asyncio.sleep(0)
-        task.cancel()
-        (result,) = await asyncio.gather(task, return_exceptions=True)
-        stored = await repo.get_round(rnd.id)
-        if stored.status == "open":
-            assert isinstance(result, asyncio.CancelledError)
-            assert stored.result is None and all(h.points is None for h in stored.hands)
-            assert await repo.score_round(rnd.id, {}, three_scores())  # retry after restart
-        else:
-            assert [h.points for h in stored.hands] == [6.0, -2.0, -4.0]
-        outcomes.add((stored.status, type(result).__name__))
-        print(k, stored.status, type(result).__name__)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert writes == k
+        assert await repo.get_round(rnd.id) == before
+        assert await repo.match_totals(m.id) == expected
+        cancel_after = 0
+        assert await repo.score_round(rnd.id, {}, three_scores())  # the retry after a restart
+        assert not await repo.score_round(rnd.id, {}, three_scores())
         expected = {s: expected[s] + p for s, p in zip(expected, (6.0, -2.0, -4.0), strict=True)}
         assert await repo.match_totals(m.id) == expected
-        assert not await repo.score_round(rnd.id, {}, three_scores())
-    assert ("open", "CancelledError") in outcomes  # some cancellations did land mid-way
-    assert (await repo.player_stats(GUILD, 100)).rounds == 40
+    assert (await repo.player_stats(GUILD, 100)).rounds == 7
 
 
 async def test_score_round_refuses_a_cancelled_match(repo: Repository) -> None:
