@@ -397,13 +397,10 @@ class TableManager:
         lang = match.language
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
-        special = await self.special_for(match, rnd, seat.seat)
+        embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
         try:
             user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            message = await user.send(
-                embed=embeds.builder_embed(match, rnd, seat.seat, draft, lang),
-                view=views.builder_view(rnd.id, seat.seat, draft, lang, special),
-            )
+            message = await user.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
@@ -417,6 +414,35 @@ class TableManager:
             await self.channel(match.channel_id).send(
                 t("round.dm_closed", lang, mention=f"<@{seat.user_id}>")
             )
+
+    async def builder_payload(
+        self,
+        match,
+        rnd,
+        seat: int,
+        draft: Draft,
+        lang: str,
+        note: str | None = None,  # noqa: ANN001
+    ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
+        """The builder's embed, its components and the hand picture (one redraw a call)."""
+        special = await self.special_for(match, rnd, seat)
+        embed = embeds.builder_embed(match, rnd, seat, draft, lang, note)
+        view = views.builder_view(rnd.id, seat, draft, lang, special)
+        picture = await self._draw_hand(draft, lang)
+        if picture is not None:
+            embed.set_image(url="attachment://hand.png")
+        return embed, view, picture
+
+    async def _draw_hand(self, draft: Draft, lang: str) -> discord.File | None:
+        from capsa.render import render_hand
+
+        rows = draft.setting if (draft.back or draft.middle) else None
+        try:
+            image = await asyncio.to_thread(render_hand, draft.hand, rows, lang)
+        except Exception:
+            log.exception("could not draw a hand")
+            return None
+        return discord.File(io.BytesIO(image), filename="hand.png")
 
     async def special_for(self, match, rnd, seat: int) -> str | None:  # noqa: ANN001
         key = (rnd.id, seat)
@@ -474,11 +500,10 @@ class TableManager:
             )
             return
         draft = Draft.start(parse_cards(hand.cards))
-        special = await self.special_for(match, rnd, seat.seat)
-        await interaction.response.send_message(
-            embed=embeds.builder_embed(match, rnd, seat.seat, draft, lang),
-            view=views.builder_view(rnd.id, seat.seat, draft, lang, special),
-            ephemeral=True,
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
+        await interaction.followup.send(
+            embed=embed, view=view, files=[picture] if picture else [], ephemeral=True
         )
 
     async def builder_action(
@@ -532,9 +557,9 @@ class TableManager:
                     value=preset_of(match).specials[arrangement.special],
                     ordinary=signed(round(arrangement.ordinary_expected, 1)),
                 )
+            embed, view, picture = await self.builder_payload(match, rnd, seat, draft, lang, note)
             await interaction.edit_original_response(
-                embed=embeds.builder_embed(match, rnd, seat, draft, lang, note),
-                view=views.builder_view(rnd.id, seat, draft, lang, special),
+                embed=embed, view=view, attachments=[picture] if picture else []
             )
             return
         elif act == "d":
@@ -553,9 +578,9 @@ class TableManager:
                 return
             await self._submit(interaction, match, rnd, seat, draft, None, lang)
             return
+        embed, view, picture = await self.builder_payload(match, rnd, seat, draft, lang, note)
         await interaction.response.edit_message(
-            embed=embeds.builder_embed(match, rnd, seat, draft, lang, note),
-            view=views.builder_view(rnd.id, seat, draft, lang, special),
+            embed=embed, view=view, attachments=[picture] if picture else []
         )
 
     async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:  # noqa: ANN001
@@ -583,9 +608,11 @@ class TableManager:
             return
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
         if interaction.response.is_done():
-            await interaction.edit_original_response(embed=locked, view=None)
+            await interaction.edit_original_response(embed=locked, view=None, attachments=[])
         else:
-            await interaction.response.edit_message(content=None, embed=locked, view=None)
+            await interaction.response.edit_message(
+                content=None, embed=locked, view=None, attachments=[]
+            )
         hand = rnd.hands[seat]
         if interaction.message is not None and hand.dm_message_id not in (
             None,
@@ -593,7 +620,8 @@ class TableManager:
         ):
             try:  # the confirm step came from another message: lock the DM builder too
                 dm = self.bot.get_partial_messageable(hand.dm_channel_id)
-                await dm.get_partial_message(hand.dm_message_id).edit(embed=locked, view=None)
+                message = dm.get_partial_message(hand.dm_message_id)
+                await message.edit(embed=locked, view=None, attachments=[])
             except discord.HTTPException:
                 log.info("table %s: could not lock the DM builder of seat %s", match.id, seat)
         rnd = await self.repo.get_round(rnd.id)

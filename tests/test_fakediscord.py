@@ -26,6 +26,7 @@ from tests.fakediscord import (
     FakeDiscord,
     FakeTimeout,
     InteractionResult,
+    eventually,
     only_localhost,
     restored_endpoints,
     running_bot,
@@ -283,7 +284,7 @@ async def test_startup_syncs_commands_and_sees_guild(
     assert guild is not None and guild.get_channel(world.chan.id) is not None
     assert guild.me is not None and guild.me.guild_permissions.send_messages
     assert bot.application_id == fake.application_id
-    assert bot.ws.sequence == fake.gateway.sessions[0].seq
+    await eventually(lambda: bot.ws.sequence == fake.gateway.sessions[0].seq)
 
 
 async def test_slash_group_with_options_view_buttons_and_select(
@@ -409,7 +410,7 @@ async def test_attachment_upload_and_download(
     assert [a.filename for a in res.message.attachments] == ["a.txt"]
     log = await fake.wait_for_message(world.chan, lambda m: m.content == "log")
     assert log.attachments[0].data == b"log!"
-    await res.wait_until(lambda r: "read" in world.seen)
+    await eventually(lambda: "read" in world.seen)
     assert world.seen["read"] == b"hello"
     assert fake.requests_to("POST", f"/channels/{world.chan.id}/messages")[0].files == ["log.txt"]
 
@@ -445,10 +446,7 @@ async def test_slow_interaction_gets_10062(
     res = await world.alice.slash("game new", channel=world.chan, seats=2, timeout=8)
     assert time.monotonic() - start >= 3.0
     assert res.expired and not res.answered and res.errors[0]["code"] == 10062
-    for _ in range(100):
-        if world.seen["errors"]:
-            break
-        await asyncio.sleep(0.02)
+    await eventually(lambda: world.seen["errors"])
     original = world.seen["errors"][0].original
     assert isinstance(original, discord.NotFound) and original.code == 10062
     # the next interaction is fine again
@@ -466,15 +464,12 @@ async def test_hard_drop_resumes_and_replays_missed_events(
     assert res.content.startswith("Table: 3 seats")
     assert fake.gateway.resumes == 1 and fake.gateway.identifies == 1
     assert fake.gateway.replayed >= 1
-    assert bot.ws.sequence == fake.gateway.sessions[0].seq
+    await eventually(lambda: bot.ws.sequence == fake.gateway.sessions[0].seq)
 
 
 async def test_op7_reconnect_resumes(fake: FakeDiscord, world: World, bot: commands.Bot) -> None:
     assert fake.request_reconnect() == 1
-    for _ in range(200):
-        if fake.gateway.resumes:
-            break
-        await asyncio.sleep(0.02)
+    await eventually(lambda: fake.gateway.resumes)
     assert fake.gateway.resumes == 1 and fake.gateway.identifies == 1
     assert (await world.alice.slash("game new", channel=world.chan, seats=2)).answered
 

@@ -39,7 +39,7 @@ from .state import (
 )
 from .users import FakeUser
 from .validate import ApiError
-from .waiting import FakeTimeout
+from .waiting import FakeTimeout, eventually
 
 __all__ = [
     "ApiError",
@@ -59,6 +59,7 @@ __all__ = [
     "RecordedRequest",
     "RouteFault",
     "assert_points_at",
+    "eventually",
     "only_localhost",
     "restored_endpoints",
     "running_bot",

@@ -199,6 +199,8 @@ def _store(req: Req, gid: int | None, cmd: Json, old: Json | None) -> Json:
     out.setdefault("default_member_permissions", None)
     out.setdefault("dm_permission", True)
     out.setdefault("nsfw", False)
+    if out["default_member_permissions"] is not None:
+        out["default_member_permissions"] = str(int(out["default_member_permissions"]))
     out["id"] = old["id"] if old else str(fake.ids.next())
     out["application_id"] = str(fake.application_id)
     out["version"] = str(fake.ids.next())

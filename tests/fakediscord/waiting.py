@@ -59,3 +59,18 @@ class Watch:
         except TimeoutError:
             detail = describe() if describe else ""
             raise FakeTimeout(f"timed out after {timeout}s waiting on {key!r}. {detail}") from None
+
+
+async def eventually(
+    condition: Callable[[], Any], timeout: float = 5.0, interval: float = 0.01
+) -> Any:
+    """Poll ``condition()`` until truthy (for state outside the fake, e.g. the bot's)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise FakeTimeout(f"condition still false after {timeout}s")
+        await asyncio.sleep(interval)
