@@ -155,7 +155,11 @@ def main() -> int:
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    apply_endpoints(config.api_base, config.gateway_url)
+    try:
+        apply_endpoints(config.api_base, config.gateway_url)
+    except ValueError as err:
+        print(f"DISCORD_API_BASE / DISCORD_GATEWAY_URL: {err}", file=sys.stderr)
+        return 2
     bot = CapsaBot(config)
     try:
         asyncio.run(_run(bot))

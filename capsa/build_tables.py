@@ -104,9 +104,7 @@ def main(argv=None) -> int:
         counts=counts.astype(np.int32),
         sweep=np.float64(sweep),
         strengths=STRENGTHS,
-        meta=np.array(
-            [args.seed, args.iterations, args.deals], dtype=np.int64
-        ),
+        meta=np.array([args.seed, args.iterations, args.deals], dtype=np.int64),
     )
     print(f"wrote {args.out}")
     return 0

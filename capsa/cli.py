@@ -48,6 +48,10 @@ def _decode(line: str) -> object:
         return json.loads(line)
     except json.JSONDecodeError as err:
         raise CapsaError(f"the input is not valid JSON ({err.msg} at column {err.colno})") from None
+    except RecursionError:
+        raise CapsaError("the input is not valid JSON (it is nested too deeply)") from None
+    except ValueError as err:  # e.g. a number with more digits than Python converts
+        raise CapsaError(f"the input is not valid JSON ({err})") from None
 
 
 def cmd_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -104,6 +108,8 @@ command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import capsa.solver_cli  # noqa: F401  (registers arrange and play; imports this module)
+
     parser = _Parser(prog="python -m capsa", description="Capsa Susun engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (_, configure, help_text) in _COMMANDS.items():
@@ -123,6 +129,9 @@ def main(
         return _COMMANDS[args.command][0](args, stdin, stdout, stderr)
     except CapsaError as err:
         stderr.write(f"error: {err}\n")
+        return EXIT_BAD_INPUT
+    except UnicodeDecodeError as err:  # stdin that is not UTF-8 (where decoding is strict)
+        stderr.write(f"error: the input is not UTF-8 text (byte {err.start})\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         stderr.write("interrupted\n")

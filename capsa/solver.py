@@ -140,6 +140,12 @@ def _best_special_rows(tables: HandTables, splits: np.ndarray) -> tuple:
     return a, b, C3[SPLIT_F[s]]
 
 
+def should_declare(special: str, special_value: float, ordinary_expected: float) -> bool:
+    """The expected-value rule; a dragon is always declared (its points are certain,
+    nothing outranks it, and the issue asks for it)."""
+    return special == "dragon" or special_value > ordinary_expected
+
+
 def best_special(found: dict[str, tuple | None], preset: Preset) -> str | None:
     if not found:
         return None
@@ -152,11 +158,28 @@ def best_special(found: dict[str, tuple | None], preset: Preset) -> str | None:
 class Solved:
     """Internal result: sorted-position rows and values (no Card objects)."""
 
-    __slots__ = ("rows", "expected", "declare", "special", "special_value", "ordinary",
-                 "ordinary_expected", "special_rows")
+    __slots__ = (
+        "rows",
+        "expected",
+        "declare",
+        "special",
+        "special_value",
+        "ordinary",
+        "ordinary_expected",
+        "special_rows",
+    )
 
-    def __init__(self, rows, expected, declare, special, special_value, ordinary,
-                 ordinary_expected, special_rows):
+    def __init__(
+        self,
+        rows,
+        expected,
+        declare,
+        special,
+        special_value,
+        ordinary,
+        ordinary_expected,
+        special_rows,
+    ):
         self.rows = rows
         self.expected = expected
         self.declare = declare
@@ -229,8 +252,9 @@ def solve_indices(
         raise CapsaError(f"unknown level '{level}': choose one of {', '.join(LEVELS)}")
     rows = tables.rows(choice)
     declare = None
-    if special is not None and special_value is not None and special_value > expected:
-        declare = special
+    if special is not None and special_value is not None:
+        if should_declare(special, special_value, expected):
+            declare = special
     return Solved(
         rows=special_rows if declare and special_rows is not None else rows,
         expected=special_value if declare else expected,
@@ -296,7 +320,10 @@ def arrange(
 
 
 def arrange_indices(
-    indices: Sequence[int], preset: Preset, level: str = "normal", opponents: int = 3,
+    indices: Sequence[int],
+    preset: Preset,
+    level: str = "normal",
+    opponents: int = 3,
     seed: int | None = None,
 ) -> Arrangement:
     """``arrange`` for card indices 0..51 (plain ints: cheap to send to a process pool)."""

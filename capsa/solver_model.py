@@ -111,6 +111,7 @@ class RowModel:
     def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
         """Expected points against ONE opponent for each split (class ids per row)."""
         fb, fm, ff = self.columns
+
         def col(c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return fb[c].take(back), fm[c].take(middle), ff[c].take(front)
 

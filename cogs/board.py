@@ -109,11 +109,17 @@ async def show_stats(interaction: discord.Interaction, member: discord.abc.User)
 async def show_rules(interaction: discord.Interaction, topic: str) -> None:
     repo = interaction.client.repo  # type: ignore[attr-defined]
     lang = await user_lang(interaction)
-    preset_name = "standard"
+    settings = None
     if interaction.guild_id is not None:
-        preset_name = (await repo.guild_settings(interaction.guild_id)).preset
-    preset = get_preset(preset_name)
-    page = rules_page(topic, preset, lang)
+        settings = await repo.guild_settings(interaction.guild_id)
+    preset = get_preset(settings.preset if settings else None)
+    page = rules_page(
+        topic,
+        preset,
+        lang,
+        turn_seconds=settings.countdown if settings else None,
+        timeout_action=settings.timeout_action if settings else None,
+    )
     embed = discord.Embed(title=page.title, description=page.intro, colour=discord.Colour(0x1F8B4C))
     for heading, body in page.sections:
         embed.add_field(name=heading, value=body, inline=False)

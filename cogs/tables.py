@@ -343,6 +343,8 @@ class TableManager:
             self.cancel_timer(match.id)
         if match.status == "lobby":
             await self._close_lobby_message(match, "lobby.cancelled")
+        else:
+            await self._close_status_message(match)
         await interaction.response.send_message(
             t("ans.cancelled", lang, name=interaction.user.display_name)
         )
@@ -381,17 +383,23 @@ class TableManager:
                 fouled=False,
             )
 
-        await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot))
-        rnd = await self.repo.get_round(rnd.id)
-        lang = match.language
-        status = await self.channel(match.channel_id).send(
-            embed=embeds.status_embed(match, rnd, lang), view=views.status_view(match.id, lang)
+        round_id = rnd.id
+        self.schedule(
+            match.id, deadline - time.time(), lambda: self.close_round(match.id, round_id)
         )
-        await self.repo.set_round_messages(rnd.id, status_message_id=status.id)
+        await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot))
+        rnd = await self.repo.get_round(round_id)
+        lang = match.language
+        try:
+            status = await self.channel(match.channel_id).send(
+                embed=embeds.status_embed(match, rnd, lang), view=views.status_view(match.id, lang)
+            )
+            await self.repo.set_round_messages(round_id, status_message_id=status.id)
+        except discord.HTTPException:
+            log.exception("table %s: could not post the status of round %s", match.id, number)
         for seat in match.seats:
             if not seat.is_bot:
                 await self._send_builder_dm(match, rnd, seat)
-        self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
 
     async def _send_builder_dm(self, match, rnd, seat) -> None:  # noqa: ANN001
         lang = match.language
@@ -402,18 +410,19 @@ class TableManager:
             user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
             message = await user.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
+            return
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
+        except discord.HTTPException:
+            log.exception("table %s: could not DM seat %s", match.id, seat.seat)
+        try:  # tell them in the channel; "Show my hand" opens the same builder there
             await self.channel(match.channel_id).send(
                 t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
         except discord.HTTPException:
-            log.exception("table %s: could not DM seat %s", match.id, seat.seat)
-            await self.channel(match.channel_id).send(
-                t("round.dm_closed", lang, mention=f"<@{seat.user_id}>")
-            )
+            log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
 
     async def builder_payload(
         self,
@@ -451,6 +460,18 @@ class TableManager:
             found = await asyncio.to_thread(available, cards, preset_of(match))
             self._specials[key] = found[0] if found else None
         return self._specials[key]
+
+    async def _close_status_message(self, match) -> None:  # noqa: ANN001
+        rnd = await self.repo.current_round(match.id)
+        if rnd is None or rnd.status != "open" or rnd.status_message_id is None:
+            return
+        try:
+            message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+            embed = embeds.status_embed(match, rnd, match.language)
+            embed.description = t("lobby.cancelled", match.language)
+            await message.edit(embed=embed, view=None)
+        except discord.HTTPException:
+            log.warning("table %s: could not close the status message", match.id)
 
     async def refresh_status(self, match, rnd) -> None:  # noqa: ANN001
         if rnd.status_message_id is None:

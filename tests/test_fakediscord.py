@@ -158,10 +158,9 @@ def make_bot(guild_id: int, seen: dict[str, Any]) -> commands.Bot:
     @app_commands.command(name="admin", description="Managers only")
     @app_commands.default_permissions(manage_guild=True)
     async def admin(inter: discord.Interaction) -> None:
-        await inter.response.send_message(
-            f"manage={inter.permissions.manage_guild} bot_send={inter.app_permissions.send_messages}",
-            ephemeral=True,
-        )
+        perms, app = inter.permissions, inter.app_permissions
+        text = f"manage={perms.manage_guild} bot_send={app.send_messages}"
+        await inter.response.send_message(text, ephemeral=True)
 
     @game.command(name="whoami", description="Locale and permissions")
     async def whoami(inter: discord.Interaction) -> None:
@@ -284,6 +283,9 @@ async def test_startup_syncs_commands_and_sees_guild(
     assert guild is not None and guild.get_channel(world.chan.id) is not None
     assert guild.me is not None and guild.me.guild_permissions.send_messages
     assert bot.application_id == fake.application_id
+    assert fake.gateway.queries[0]["v"] == "10" and fake.gateway.queries[0]["encoding"] == "json"
+    identify = fake.gateway.received[0]
+    assert identify["op"] == 2 and identify["d"]["intents"] == discord.Intents.default().value
     await eventually(lambda: bot.ws.sequence == fake.gateway.sessions[0].seq)
 
 
@@ -380,7 +382,9 @@ async def test_validation_error_reaches_the_bot(world: World, bot: commands.Bot)
 
 
 # -- DMs and attachments -----------------------------------------------------------------------
-async def test_dm_with_select_and_submit(fake: FakeDiscord, world: World, bot: commands.Bot) -> None:
+async def test_dm_with_select_and_submit(
+    fake: FakeDiscord, world: World, bot: commands.Bot
+) -> None:
     alice = world.alice
     res = await alice.slash("game dm", channel=world.chan)
     assert res.content == "Check your DMs"
@@ -416,7 +420,9 @@ async def test_attachment_upload_and_download(
 
 
 # -- faults ------------------------------------------------------------------------------------
-async def test_rate_limit_429_is_retried(fake: FakeDiscord, world: World, bot: commands.Bot) -> None:
+async def test_rate_limit_429_is_retried(
+    fake: FakeDiscord, world: World, bot: commands.Bot
+) -> None:
     table = await world.alice.slash("game new", channel=world.chan, seats=2)
     rule = fake.faults.rate_limit(
         f"/channels/{world.chan.id}/messages", method="POST", times=2, retry_after=0.05
@@ -484,7 +490,9 @@ async def test_invalid_session_reidentifies_via_default_gateway(
 
 
 # -- load and a real bot subprocess -----------------------------------------------------------
-async def test_fifty_tables_concurrently(fake: FakeDiscord, world: World, bot: commands.Bot) -> None:
+async def test_fifty_tables_concurrently(
+    fake: FakeDiscord, world: World, bot: commands.Bot
+) -> None:
     chans = [world.guild.add_text_channel(f"t{i}") for i in range(50)]
     users = [fake.add_user(f"p{i}", guild=world.guild) for i in range(50)]
 
@@ -549,4 +557,6 @@ async def test_subprocess_bot_killed_and_restarted(
 async def test_timeout_message_is_helpful(fake: FakeDiscord, world: World) -> None:
     with pytest.raises(FakeTimeout, match="capsa"):
         await fake.wait_for_message(world.chan, lambda m: False, timeout=0.05)
-    assert os.environ.get("DISCORD_API_BASE") is None or "127.0.0.1" in os.environ["DISCORD_API_BASE"]
+    assert (
+        os.environ.get("DISCORD_API_BASE") is None or "127.0.0.1" in os.environ["DISCORD_API_BASE"]
+    )

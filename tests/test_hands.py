@@ -15,8 +15,8 @@ from capsa.hands import (
     compare,
     evaluate,
     is_fouled,
-    level_of,
     lead_rank,
+    level_of,
     strength3,
     strength5,
 )

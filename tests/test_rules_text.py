@@ -10,7 +10,6 @@ import pytest
 
 from capsa.cards import CapsaError, parse_cards
 from capsa.hands import ALL_CATEGORIES
-from capsa.i18n import catalog
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.rules_text import (
@@ -19,6 +18,7 @@ from capsa.rules_text import (
     MAX_INTRO,
     MAX_SECTIONS,
     MAX_TITLE,
+    STRINGS,
     TOPICS,
     RulesPage,
     rules_page,
@@ -303,10 +303,12 @@ def test_setting_explains_order_foul_and_builder(lang):
     assert "8♣ 8♦ A♠" in text
     assert "×3" in text  # the preset's foul multiplier
     if lang == "en":
-        for word in ("**Back**", "**Middle**", "**Auto-arrange**", "**Submit**", "90 seconds"):
+        words = ("**Back**", "**Middle**", "**Auto-arrange**", "**Submit**", "**Declare**")
+        for word in (*words, "90 seconds", "**Show my hand**"):
             assert word in text
     else:
-        for word in ("**Bawah**", "**Tengah**", "**Susun otomatis**", "**Kirim**", "90 detik"):
+        words = ("**Bawah**", "**Tengah**", "**Susun otomatis**", "**Kirim**", "**Nyatakan**")
+        for word in (*words, "90 detik", "**Lihat kartuku**"):
             assert word in text
         assert "salah susun" in text and "baris atas" in text
     assert "90" not in text_of(rules_page("setting", PRESETS["indocapsa"], lang))
@@ -370,9 +372,10 @@ def test_overview_names_the_preset_and_topics():
 
 
 def test_every_rules_string_is_translated():
-    en, idn = catalog("en"), catalog("id")
-    keys = [k for k in en if k.startswith("rules.")]
-    assert keys
+    en = {k: v[0] for k, v in STRINGS.items()}
+    idn = {k: v[1] for k, v in STRINGS.items()}
+    keys = list(STRINGS)
+    assert all(k.startswith("rules.") for k in keys)
     # Pure formatting strings may be the same in both languages; prose never is.
     same_ok = {
         "rules.list_sep",
@@ -391,3 +394,22 @@ def test_every_rules_string_is_translated():
         )
         if key not in same_ok:
             assert en[key] != idn[key], key
+
+
+def test_setting_names_the_servers_timeout_action():
+    preset = PRESETS["standard"]
+
+    def timer(lang: str, **kw) -> str:
+        page = rules_page("setting", preset, lang, **kw)
+        return section(page, "The countdown" if lang == "en" else "Hitung mundur")
+
+    assert "auto-arranges" in timer("en", timeout_action="auto")
+    assert "fouled" not in timer("en", timeout_action="auto")
+    assert "counts as fouled" in timer("en", timeout_action="foul")
+    either = timer("en")
+    assert "auto-arranged" in either and "fouled" in either
+    assert "disusun otomatis" in timer("id", timeout_action="auto")
+    assert "dianggap salah susun" in timer("id", timeout_action="foul")
+    assert "120 detik" in timer("id", turn_seconds=120, timeout_action="auto")
+    with pytest.raises(CapsaError):
+        rules_page("setting", preset, "en", timeout_action="pass")

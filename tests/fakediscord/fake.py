@@ -56,9 +56,7 @@ class FakeDiscord:
         self.bot_user = FakeAccount(self.ids.next(), bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.developer = FakeAccount(self.ids.next(), "developer")
-        self.accounts: dict[int, FakeAccount] = {
-            a.id: a for a in (self.bot_user, self.developer)
-        }
+        self.accounts: dict[int, FakeAccount] = {a.id: a for a in (self.bot_user, self.developer)}
         self.users: dict[str, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -212,9 +210,7 @@ class FakeDiscord:
         """Send a gateway dispatch to the live session(s) responsible for ``guild``."""
         if guild is not None and guild.id not in self.guilds and event != "GUILD_CREATE":
             return
-        self.gateway.dispatch(
-            event, data, guild.id if guild else None, intent, private_content
-        )
+        self.gateway.dispatch(event, data, guild.id if guild else None, intent, private_content)
 
     # -- messages -------------------------------------------------------------------------------
     def messages_in(self, channel: FakeChannel) -> list[FakeMessage]:
@@ -342,7 +338,11 @@ class FakeDiscord:
             and self.bot_user.mention not in msg.content
         )
         self.dispatch(
-            event, msg.payload(), guild=msg.channel.guild, intent=_intent(msg), private_content=private
+            event,
+            msg.payload(),
+            guild=msg.channel.guild,
+            intent=_intent(msg),
+            private_content=private,
         )
 
     def link(self, ix: InteractionResult, msg: FakeMessage) -> None:
@@ -352,7 +352,9 @@ class FakeDiscord:
             lst.append(ix)
 
     # -- requests / gateway helpers --------------------------------------------------------------
-    def requests_to(self, method: str | None = None, pattern: str | None = None) -> list[RecordedRequest]:
+    def requests_to(
+        self, method: str | None = None, pattern: str | None = None
+    ) -> list[RecordedRequest]:
         """Recorded REST requests, filtered by method and a glob on the path."""
         return [
             r
@@ -404,5 +406,3 @@ def _embeds(body: Json) -> list[Json]:
 
 def _intent(msg: FakeMessage) -> int:
     return DIRECT_MESSAGES if msg.channel.is_dm else GUILD_MESSAGES
-
-

@@ -122,6 +122,7 @@ class Gateway:
         self.resumes = 0
         self.replayed = 0
         self.received: list[Json] = []  # every non-heartbeat frame the client sent
+        self.queries: list[dict[str, str]] = []  # query string of every websocket connect
         self._ready = asyncio.Event()
 
     # -- public controls ----------------------------------------------------------------------
@@ -179,6 +180,13 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
+        self.queries.append(dict(request.query))
+        if request.query.get("encoding", "json") != "json":
+            await ws.close(code=4002, message=b"Only encoding=json is supported")
+            return ws
+        if request.query.get("v", "10") not in ("9", "10"):
+            await ws.close(code=4012, message=b"Invalid API version")
+            return ws
         conn = Connection(ws, request)
         self.connections.append(conn)
         writer = asyncio.create_task(conn.writer())
@@ -190,7 +198,7 @@ class Gateway:
                     await self._on_frame(conn, json.loads(msg.data))
                 elif msg.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
                     break
-        except (ConnectionError, asyncio.CancelledError):
+        except ConnectionError:
             pass
         finally:
             conn.closed = True

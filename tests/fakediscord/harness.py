@@ -106,7 +106,9 @@ async def running_bot(
         task = asyncio.create_task(bot.start(fake.token), name="bot under test")
         ready = asyncio.create_task(bot.wait_until_ready())
         try:
-            done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+            done, _ = await asyncio.wait(
+                {task, ready}, timeout=timeout, return_when="FIRST_COMPLETED"
+            )
             if task in done:
                 task.result()
                 raise RuntimeError("bot.start() returned before the bot became ready")

@@ -6,7 +6,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from .state import FakeAccount, FakeAttachment, FakeChannel, FakeMessage, FakeRole, Json, Perm
+from .state import FakeAccount, FakeChannel, FakeMessage, FakeRole, Json, Perm
 from .waiting import FakeTimeout
 
 if TYPE_CHECKING:
@@ -115,7 +115,9 @@ class InteractionResult:
     async def wait_response(self, timeout: float = 5.0) -> FakeMessage:
         """Wait for a visible answer: a non-loading response message (e.g. after a defer)."""
         res = await self.wait_until(
-            lambda r: r.message is not None and r.callback_type is not None and not r.message.loading,
+            lambda r: (
+                r.message is not None and r.callback_type is not None and not r.message.loading
+            ),
             timeout,
         )
         assert res.message is not None
@@ -138,7 +140,9 @@ class InteractionResult:
 
     # -- server-facing --------------------------------------------------------------------------
     def metadata(self) -> Json:
-        owners = {"0": str(self.channel.guild.id)} if self.channel.guild else {"1": str(self.user.id)}
+        owners = (
+            {"0": str(self.channel.guild.id)} if self.channel.guild else {"1": str(self.user.id)}
+        )
         meta: Json = {
             "id": str(self.id),
             "type": self.type,
@@ -260,7 +264,11 @@ def build_command_data(
     full = [command["name"]]
     for part in path:
         sub = next(
-            (o for o in defs if o["name"] == part and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+            (
+                o
+                for o in defs
+                if o["name"] == part and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            ),
             None,
         )
         if sub is None:
@@ -277,7 +285,9 @@ def build_command_data(
     by_name = {o["name"]: o for o in defs}
     unknown = set(values) - set(by_name)
     if unknown:
-        raise LookupError(f"/{' '.join(full)} has no option(s) {sorted(unknown)}; has {list(by_name)}")
+        raise LookupError(
+            f"/{' '.join(full)} has no option(s) {sorted(unknown)}; has {list(by_name)}"
+        )
     resolved: Json = {}
     options: list[Json] = []
     for opt in defs:

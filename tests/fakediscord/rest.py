@@ -430,7 +430,11 @@ async def callback(req: Req) -> Result:
         wait = (deadline or 3.0) + 0.05 - (time.monotonic() - ix.created_at)
         await asyncio.sleep(max(0.0, wait))
         raise _unknown_interaction(ix)
-    if ix.callback_type is None and deadline is not None and time.monotonic() - ix.created_at > deadline:
+    if (
+        ix.callback_type is None
+        and deadline is not None
+        and time.monotonic() - ix.created_at > deadline
+    ):
         raise _unknown_interaction(ix)
     if ix.callback_type is not None:
         ix.errors.append({"code": ALREADY_ACKED})
@@ -440,7 +444,11 @@ async def callback(req: Req) -> Result:
     if ctype not in ixmod.ALLOWED_CALLBACKS[ix.type] or (
         ctype == ixmod.UPDATE_MESSAGE and ix.source is None
     ):
-        errors = {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Invalid"}]}}
+        errors = {
+            "type": {
+                "_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Invalid"}]
+            }
+        }
         raise ApiError(400, 50035, "Invalid Form Body", errors)
     if ctype in (ixmod.CHANNEL_MESSAGE, ixmod.UPDATE_MESSAGE):
         validate_message(data, len(req.uploads), creating=ctype == ixmod.CHANNEL_MESSAGE)

@@ -132,7 +132,9 @@ def build_app(fake: FakeDiscord) -> web.Application:
         try:
             body, uploads = await _read_body(request)
         except ValueError:
-            return json_response(400, {"code": 50109, "message": "The request body contains invalid JSON."})
+            return json_response(
+                400, {"code": 50109, "message": "The request body contains invalid JSON."}
+            )
         rec = RecordedRequest(
             method, path, dict(request.query), body, [u.filename for u in uploads], time.time()
         )

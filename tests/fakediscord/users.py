@@ -179,7 +179,11 @@ class FakeUser(FakeAccount):
         comp = msg.find_component(select, (3, 5, 6, 7, 8))
         self._enabled(comp, select)
         chosen, resolved = _select_values(comp, [values] if isinstance(values, str) else values)
-        data: Json = {"custom_id": comp["custom_id"], "component_type": comp["type"], "values": chosen}
+        data: Json = {
+            "custom_id": comp["custom_id"],
+            "component_type": comp["type"],
+            "values": chosen,
+        }
         if resolved:
             data["resolved"] = resolved
         ix = InteractionResult(

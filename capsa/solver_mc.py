@@ -1,0 +1,327 @@
+"""The `hard` setter: Monte Carlo re-scoring of the best `normal` candidates.
+
+Opponents are dealt from the 39 unseen cards (card removal counts) and set by `normal`
+(declaring specials by its rule). Every candidate is scored against the same deals with
+a vectorised equivalent of capsa.scoring.score_round for the seat being solved: row
+showdowns with the preset's suit tie-break, bonus values, sweeps, the sweep of the table
+(opponents' sweeps of each other included) and declared specials.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables
+from capsa.hands import ALL_CATEGORIES, Row
+from capsa.presets import POSITIONS, SPECIALS, Preset
+from capsa.specials import compare_specials
+
+HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
+HARD_CANDIDATES = 6
+PRIOR_WEIGHT = 12.0  # the normal estimate counts as this many samples
+
+
+# --- showdown keys ------------------------------------------------------------------------
+
+
+def showdown_key(strength, level, lead, key_suit, flush_suit, tiebreak: str):
+    """An integer per row such that rows compare like capsa.hands.compare (works on numpy
+    arrays and on ints). ``flush_suit`` is -1 for a row that is not a flush."""
+    if tiebreak == "none":
+        return strength * 4
+    if tiebreak == "key_card":
+        return strength * 4 + key_suit
+    ranks = strength & 0xFFFFF
+    is_flush = level == 5
+    paired = (level == 1) | (level == 2)
+    sub = np.where(is_flush, (flush_suit << 20) | ranks, np.where(paired, lead << 16, ranks))
+    return (level.astype(np.int64) << 28) | (sub.astype(np.int64) << 2) | key_suit
+
+
+def row_key(row: Row, tiebreak: str) -> int:
+    """showdown_key of an evaluated Row (for tests and Card-level callers)."""
+    s = row.strength
+    flush = -1 if row.flush_suit is None else row.flush_suit
+    key = showdown_key(
+        np.int64(s),
+        np.int64(s >> 20),
+        np.int64((s >> 16) & 0xF),
+        row.key_card.suit,
+        flush,
+        tiebreak,
+    )
+    return int(key)
+
+
+def subset_keys(
+    tables: HandTables, tiebreak: str, five=None, three=None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Showdown keys of a hand's five-card and three-card subsets (all 1,287 and 286, or
+    only those indexed by ``five`` and ``three``)."""
+    out = []
+    pick5 = slice(None) if five is None else five
+    pick3 = slice(None) if three is None else three
+    for combos, cls in ((C5[pick5], tables.cls5[pick5]), (C3[pick3], tables.cls3[pick3])):
+        r = tables.ranks[combos]
+        s = tables.suits[combos]
+        lead = LEAD[cls].astype(np.int64)
+        key_suit = np.where(r == lead[:, None], s, -1).max(axis=1)
+        level = LEVEL[cls].astype(np.int64)
+        flush_suit = (
+            np.where(level == 5, s[:, 0], -1) if combos.shape[1] == 5 else np.full(len(cls), -1)
+        )
+        out.append(showdown_key(STRENGTHS[cls], level, lead, key_suit, flush_suit, tiebreak))
+    return out[0], out[1]
+
+
+_VALUE_TABLES: dict[int, tuple[Preset, np.ndarray]] = {}
+
+
+def _values(preset: Preset) -> np.ndarray:
+    cached = _VALUE_TABLES.get(id(preset))
+    if cached is None or cached[0] is not preset:
+        cached = _VALUE_TABLES[id(preset)] = (preset, value_table(preset))
+    return cached[1]
+
+
+def value_table(preset: Preset) -> np.ndarray:
+    """values[position, category index] of a winning row (1 + royalty for units)."""
+    table = np.array(
+        [[preset.row_value(p, c) for c in ALL_CATEGORIES] for p in POSITIONS], dtype=np.float64
+    )
+    return table + 1.0 if preset.scoring == "units" else table
+
+
+# --- exact pairwise scoring, vectorised ----------------------------------------------------
+
+
+def score_seat(
+    preset: Preset,
+    my_keys: np.ndarray,  # (K, 3) showdown keys (ignored where my_special >= 0)
+    my_vals: np.ndarray,  # (K, 3) values of my rows when they win
+    my_special: np.ndarray,  # (K,) index into SPECIALS, or -1
+    opp_keys: np.ndarray,  # (S, k, 3)
+    opp_vals: np.ndarray,  # (S, k, 3)
+    opp_special: np.ndarray,  # (S, k) index into SPECIALS, or -1
+    special_sign=None,  # f(c, s, j) -> +1/0/-1 for two declared specials (compare presets)
+) -> np.ndarray:
+    """Points of the solved seat for each candidate and deal: (K, S). Nobody is fouled."""
+    k = opp_keys.shape[1]
+    mk = my_keys[:, None, None, :]
+    ok = opp_keys[None, :, :, :]
+    win = mk > ok  # (K, S, k, 3)
+    lose = mk < ok
+    net = (win * my_vals[:, None, None, :]).sum(-1) - (lose * opp_vals[None]).sum(-1)
+    swept_them = win.all(-1)
+    swept_me = lose.all(-1)
+    i_special = (my_special >= 0)[:, None, None]
+    o_special = (opp_special >= 0)[None, :, :]
+    ordinary = ~i_special & ~o_special
+    swept_them &= ordinary
+    swept_me &= ordinary
+
+    if preset.scoring == "units":
+        wins, losses = win.sum(-1), lose.sum(-1)
+        if preset.method == "1-6":
+            extra = 3 * (swept_them.astype(int) - swept_me.astype(int))
+        else:
+            extra = np.sign(wins - losses)
+        points = net + extra
+    else:
+        mult = np.ones(net.shape)
+        mult[swept_them | swept_me] = preset.sweep_multiplier
+        t = preset.table_sweep_multiplier
+        if t is not None and k >= (preset.table_sweep_min_opponents or 0):
+            me_table = swept_them.all(-1, keepdims=True)  # (K, S, 1)
+            mult[np.broadcast_to(me_table, mult.shape) & swept_them] = t
+            opp_table = swept_me & _opp_sweeps_others(opp_keys, opp_special)[None]
+            mult[opp_table] = t
+        if preset.scoring == "multiply":
+            points = net * mult
+        else:  # base: the base 1 per row is multiplied, the bonus surplus is not
+            base = win.sum(-1) - lose.sum(-1)
+            points = base * mult + (net - base)
+    points = np.where(ordinary, points, 0.0)
+
+    # declared specials
+    values = np.array([preset.specials.get(s, 0) for s in SPECIALS], dtype=np.float64)
+    mine = np.broadcast_to(my_special[:, None, None], points.shape)
+    theirs = np.broadcast_to(opp_special[None], points.shape)
+    only_me = (mine >= 0) & (theirs < 0)
+    only_them = (mine < 0) & (theirs >= 0)
+    points = np.where(only_me, values[np.maximum(mine, 0)], points)
+    points = np.where(only_them, -values[np.maximum(theirs, 0)], points)
+    both = np.argwhere((mine >= 0) & (theirs >= 0))
+    for c, s, j in both:
+        a, b = int(mine[c, s, j]), int(theirs[c, s, j])
+        if a != b:
+            sign = 1 if a < b else -1
+        elif preset.same_special == "tie" or special_sign is None:
+            sign = 0
+        else:
+            sign = special_sign(c, s, j)
+        paid = a if sign > 0 else b
+        points[c, s, j] = sign * values[paid]
+    return points.sum(-1)
+
+
+def _opp_sweeps_others(opp_keys: np.ndarray, opp_special: np.ndarray) -> np.ndarray:
+    """(S, k): opponent j is ordinary and sweeps every other opponent."""
+    k = opp_keys.shape[1]
+    ordinary = opp_special < 0
+    out = ordinary.copy()
+    for j in range(k):
+        for i in range(k):
+            if i != j:
+                sweeps = (opp_keys[:, j] > opp_keys[:, i]).all(-1) & ordinary[:, i]
+                out[:, j] &= sweeps
+    return out
+
+
+# --- the hard level -----------------------------------------------------------------------
+
+
+class Seated:
+    """A normal-set hand as the MC needs it."""
+
+    __slots__ = ("keys", "vals", "special", "setting")
+
+    def __init__(self, keys, vals, special, setting):
+        self.keys, self.vals, self.special, self.setting = keys, vals, special, setting
+
+
+def rows_info(tables: HandTables, preset: Preset, rows, keys5=None, keys3=None):
+    """(showdown keys (3,), values (3,)) of a setting given as sorted positions."""
+    from capsa.evaluator import MASK3, MASK5
+
+    if keys5 is None:
+        keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
+    values = value_table(preset)
+    keys, vals = [], []
+    for pos, positions in enumerate(rows):
+        mask = int(sum(1 << int(p) for p in positions))
+        if len(positions) == 5:
+            i = int(np.flatnonzero(MASK5 == mask)[0])
+            keys.append(keys5[i])
+            cls = tables.cls5[i]
+        else:
+            i = int(np.flatnonzero(MASK3 == mask)[0])
+            keys.append(keys3[i])
+            cls = tables.cls3[i]
+        vals.append(values[pos, CATEGORY[cls]])
+    return np.array(keys, dtype=np.int64), np.array(vals)
+
+
+def set_opponent(indices: np.ndarray, preset: Preset, opponents: int) -> Seated:
+    from capsa.solver import best_special, find_specials, normal_choice, should_declare
+
+    tables = HandTables(indices)
+    best, ev = normal_choice(tables, preset, opponents)
+    found = find_specials(tables, preset)
+    special = best_special(found, preset)
+    if special is not None and should_declare(
+        special, preset.specials[special] * opponents, ev[best] * opponents
+    ):
+        rows = found[special] if found[special] is not None else tables.rows(best)
+        setting = _card_setting(tables, rows)
+        return Seated(np.zeros(3, dtype=np.int64), np.zeros(3), SPECIALS.index(special), setting)
+    values = _values(preset)
+    k = np.array([best])
+    b, m, f = tables.back_subset(k)[0], tables.middle_subset(k)[0], tables.front_subset(k)[0]
+    keys5, keys3 = subset_keys(tables, preset.suit_tiebreak, np.array([b, m]), np.array([f]))
+    keys = np.array([keys5[0], keys5[1], keys3[0]], dtype=np.int64)
+    cats = CATEGORY[[tables.cls5[b], tables.cls5[m], tables.cls3[f]]]
+    vals = values[np.arange(3), cats]
+    return Seated(keys, vals, -1, None)
+
+
+def _card_setting(tables: HandTables, rows):
+    from capsa.cards import DECK
+
+    idx = (tables.ranks - 2) * 4 + tables.suits
+    return tuple(tuple(DECK[int(idx[p])] for p in row) for row in rows)
+
+
+def candidate_rows(tables: HandTables, preset: Preset, cands: np.ndarray, special):
+    """(keys (K,3), values (K,3), special (K,)) of candidate splits, plus the special."""
+    keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
+    values = value_table(preset)
+    b, m, f = tables.back_subset(cands), tables.middle_subset(cands), tables.front_subset(cands)
+    my_keys = np.stack([keys5[b], keys5[m], keys3[f]], axis=1)
+    cats = np.stack(
+        [CATEGORY[tables.cls5[b]], CATEGORY[tables.cls5[m]], CATEGORY[tables.cls3[f]]], 1
+    )
+    my_vals = values[np.arange(3)[None, :], cats]
+    my_special = np.full(len(cands), -1)
+    if special is not None:
+        my_keys = np.vstack([my_keys, np.zeros((1, 3), dtype=np.int64)])
+        my_vals = np.vstack([my_vals, np.zeros((1, 3))])
+        my_special = np.append(my_special, SPECIALS.index(special))
+    return my_keys, my_vals, my_special
+
+
+def mc_points(
+    tables: HandTables,
+    preset: Preset,
+    opponents: int,
+    cands: np.ndarray,
+    special: str | None,
+    special_rows,
+    n_deals: int,
+    seed: int,
+) -> np.ndarray:
+    """Points of each candidate (and the special last, if any) on ``n_deals`` deals of the
+    unseen cards to ``opponents`` normal-set opponents: (K [+1], n_deals)."""
+    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special)
+    mine = (tables.ranks - 2) * 4 + tables.suits
+    unseen = np.setdiff1d(np.arange(52), mine)
+    rng = np.random.default_rng(seed)
+    seated = []
+    for _ in range(n_deals):
+        cards = rng.permutation(unseen)
+        seated.append(
+            [
+                set_opponent(cards[j * 13 : (j + 1) * 13], preset, opponents)
+                for j in range(opponents)
+            ]
+        )
+    return score_with(preset, my_keys, my_vals, my_special, seated, tables, special_rows, special)
+
+
+def hard_choice(
+    tables: HandTables,
+    preset: Preset,
+    opponents: int,
+    ev: np.ndarray,
+    seed: int,
+    special: str | None,
+    special_rows,
+) -> tuple[int, float, float | None]:
+    """(chosen valid split, its expected points, expected points of declaring special)."""
+    from capsa.solver import top_candidates
+
+    cands = top_candidates(tables, ev, HARD_CANDIDATES)
+    n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
+    points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed)
+    mc = points.mean(axis=1)
+    prior = ev[cands] * opponents
+    score = (n_deals * mc[: len(cands)] + PRIOR_WEIGHT * prior) / (n_deals + PRIOR_WEIGHT)
+    best = int(np.argmax(score))
+    special_value = float(mc[-1]) if special is not None else None
+    return int(cands[best]), float(score[best]), special_value
+
+
+def score_with(preset, my_keys, my_vals, my_special, seated, tables, special_rows, special):
+    opp_keys = np.array([[o.keys for o in deal] for deal in seated])
+    opp_vals = np.array([[o.vals for o in deal] for deal in seated])
+    opp_special = np.array([[o.special for o in deal] for deal in seated])
+
+    def special_sign(c, s, j) -> int:
+        rows = special_rows if special_rows is not None else tables.rows(0)
+        mine = _card_setting(tables, rows)
+        other = seated[s][j]
+        return compare_specials(special, mine, SPECIALS[other.special], other.setting, preset)
+
+    return score_seat(
+        preset, my_keys, my_vals, my_special, opp_keys, opp_vals, opp_special, special_sign
+    )

@@ -1,0 +1,457 @@
+"""The solver: enumeration, vectorised strengths, pruning, levels, specials, CLI, async."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import capsa.solver_cli  # noqa: F401  (registers arrange/play until capsa.cli imports it)
+from capsa import evaluator as ev
+from capsa.cards import DECK, CapsaError, deal, parse_cards
+from capsa.cli import main
+from capsa.hands import compare, evaluate, is_fouled, strength3, strength5
+from capsa.presets import PRESETS, get_preset
+from capsa.scoring import Seat, score_round
+from capsa.solver import (
+    Arrangement,
+    arrange,
+    arrange_async,
+    normal_choice,
+    pareto_candidates,
+    top_candidates,
+)
+from capsa.solver_mc import row_key, score_seat, showdown_key, subset_keys
+from capsa.specials import holds
+
+ROOT = Path(__file__).resolve().parents[1]
+STANDARD = get_preset("standard")
+RUN = "import capsa.solver_cli, sys; from capsa.cli import main; sys.exit(main())"
+
+
+def cards_of(text: str):
+    return parse_cards(text)
+
+
+def random_hands(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(52)[:13] for _ in range(n)]
+
+
+def tricky_hands():
+    """Quads, several trips, and all four specials."""
+    texts = [
+        "2S 2H 2D 2C 9S 9H 9D 9C KS KH 3D 4C 5S",  # two quads
+        "AS AH AD KS KH KD QS QH QD 3C 4C 5C 7H",  # three trips
+        "2S 3H 4D 5C 6S 7H 8D 9C TS JH QD KC AS",  # dragon
+        "2S 2H 4D 4C 6S 6H 8D 8C TS TH QD QC AS",  # six pairs
+        "AS 2S 3H 4D 5C 6S 7H 8D 9C TS 9D TD JD",  # three straights
+        "2S 5S 7S 9S JS 3H 6H 8H TH QH 4D 7D KD",  # three flushes
+        "AS KS QS JS TS AH KH QH JH TH AD KD QD",  # two royals
+        "2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S",  # three quads
+    ]
+    return [parse_cards(t) for t in texts]
+
+
+# --- enumeration and strengths ------------------------------------------------------------
+
+
+def test_enumeration_covers_every_split_once():
+    assert len(ev.C5) == 1287 and len(ev.C3) == 286
+    assert len(ev.SPLIT_A) * 2 == ev.N_SPLITS_ORDERED == 72072
+    full = (1 << 13) - 1
+    a, b, f = ev.MASK5[ev.SPLIT_A], ev.MASK5[ev.SPLIT_B], ev.MASK3[ev.SPLIT_F]
+    assert ((a & b) == 0).all() and ((a & f) == 0).all() and ((a | b | f) == full).all()
+    ordered = set(zip(a.tolist(), b.tolist(), strict=True)) | set(
+        zip(b.tolist(), a.tolist(), strict=True)
+    )
+    assert len(ordered) == 72072
+
+
+def test_vectorised_strengths_equal_capsa_hands():
+    for idx in random_hands(30, seed=1):
+        tables = ev.HandTables(idx)
+        cards = [DECK[i] for i in np.sort(idx)]
+        for k in range(0, 1287, 7):
+            row = [cards[p] for p in ev.C5[k]]
+            assert ev.STRENGTHS[tables.cls5[k]] == evaluate(row).strength
+        for k in range(286):
+            row = [cards[p] for p in ev.C3[k]]
+            assert ev.STRENGTHS[tables.cls3[k]] == evaluate(row).strength
+
+
+def test_scale_matches_strength_functions():
+    assert ev.STRENGTHS[ev.class_of(strength5([14, 13, 12, 11, 10], True))] > 0
+    assert ev.class_of(strength3([14, 14, 14])) > ev.class_of(strength5([13, 13, 13, 2, 3], False))
+
+
+def test_fouled_splits_dropped_correctly():
+    rng = np.random.default_rng(2)
+    for idx in random_hands(10, seed=3):
+        tables = ev.HandTables(idx)
+        cards = [DECK[i] for i in np.sort(idx)]
+        valid = set(tables.valid.tolist())
+        for s in rng.choice(len(ev.SPLIT_A), 300, replace=False):
+            a = evaluate([cards[p] for p in ev.C5[ev.SPLIT_A[s]]])
+            b = evaluate([cards[p] for p in ev.C5[ev.SPLIT_B[s]]])
+            f = evaluate([cards[p] for p in ev.C3[ev.SPLIT_F[s]]])
+            unfouled = not is_fouled(a, b, f) or not is_fouled(b, a, f)
+            assert (s in valid) == unfouled
+        for k in rng.choice(len(tables.valid), 50, replace=False):
+            rows = [[cards[p] for p in r] for r in tables.rows(int(k))]
+            assert not is_fouled(*(evaluate(r) for r in rows))
+
+
+def test_pareto_never_drops_the_best_split():
+    for idx in random_hands(200, seed=4):
+        tables = ev.HandTables(idx)
+        best, values = normal_choice(tables, STANDARD, 3)
+        front = pareto_candidates(tables)
+        assert values[front].max() == pytest.approx(values[best])
+        top = top_candidates(tables, values, 6)
+        assert values[top[0]] == pytest.approx(values[best])
+
+
+def test_pareto_mask_against_brute_force():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n = 200
+        b, m, f = (rng.integers(0, 12, n) for _ in range(3))
+        mask = ev.pareto_mask(b, m, f)
+        pts = list(zip(b.tolist(), m.tolist(), f.tolist(), strict=True))
+        expected = set()
+        for p in pts:
+            if not any(q != p and all(x >= y for x, y in zip(q, p, strict=True)) for q in pts):
+                expected.add(p)
+        assert {pts[i] for i in np.flatnonzero(mask)} == expected
+        assert mask.sum() == len(expected)
+
+
+# --- levels -------------------------------------------------------------------------------
+
+
+def check_arrangement(hand, a: Arrangement, preset):
+    assert isinstance(a, Arrangement)
+    rows = (a.back, a.middle, a.front)
+    assert [len(r) for r in rows] == [5, 5, 3]
+    assert sorted(c for r in rows for c in r) == sorted(hand)
+    assert sorted(c for r in a.ordinary for c in r) == sorted(hand)
+    assert not is_fouled(*(evaluate(r) for r in a.ordinary))
+    if a.declare is None:
+        assert not is_fouled(*(evaluate(r) for r in rows))
+        assert a.expected == pytest.approx(a.ordinary_expected)
+    else:
+        assert preset.pays(a.declare) and holds(a.declare, rows)
+        assert a.declare == a.special and a.expected == a.special_value
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_levels_return_legal_settings_on_many_hands(level):
+    hands = [[DECK[i] for i in idx] for idx in random_hands(1500, seed=6)] + tricky_hands()
+    for n, hand in enumerate(hands):
+        preset = list(PRESETS.values())[n % 4]
+        check_arrangement(hand, arrange(hand, preset, level, opponents=1 + n % 3), preset)
+
+
+def test_hard_returns_legal_settings():
+    hands = [[DECK[i] for i in idx] for idx in random_hands(12, seed=7)] + tricky_hands()
+    for n, hand in enumerate(hands):
+        preset = list(PRESETS.values())[n % 4]
+        check_arrangement(hand, arrange(hand, preset, "hard", opponents=1 + n % 3), preset)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_determinism(level):
+    hand = deal(4, seed=11)[1]
+    a = arrange(hand, STANDARD, level, seed=5)
+    assert arrange(list(reversed(hand)), STANDARD, level, seed=5) == a
+    assert arrange(hand, STANDARD, level) == arrange(hand, STANDARD, level)
+
+
+def test_normal_sets_an_obvious_hand():
+    a = arrange(cards_of("AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C"), STANDARD)
+    assert evaluate(a.back).category == "royal_flush"
+    assert evaluate(a.middle).category in ("three_of_a_kind", "full_house")
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(CapsaError):
+        arrange(cards_of("AS KS QS"), STANDARD)
+    with pytest.raises(CapsaError):
+        arrange(deal(2, seed=1)[0], STANDARD, level="impossible")
+    with pytest.raises(CapsaError):
+        arrange(deal(2, seed=1)[0], STANDARD, opponents=4)
+
+
+# --- specials -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_dragon_is_always_declared_in_standard(level):
+    rng = np.random.default_rng(8)
+    for _ in range(4 if level == "hard" else 40):
+        hand = [DECK[(r * 4) + int(rng.integers(4))] for r in range(13)]
+        a = arrange(hand, STANDARD, level, opponents=int(rng.integers(1, 4)))
+        assert a.declare == "dragon" and a.special == "dragon"
+        assert holds("dragon", (a.back, a.middle, a.front))
+
+
+def test_special_the_preset_does_not_pay_is_not_declared():
+    six = cards_of("2S 2H 4D 4C 6S 6H 8D 8C TS TH QD QC AS")
+    assert arrange(six, STANDARD).declare == "six_pairs"
+    saya = arrange(six, get_preset("sayapoker"))
+    assert saya.declare is None and saya.special is None and saya.special_value is None
+
+
+def test_three_flushes_and_straights_are_found_and_offered():
+    flushes = cards_of("2S 5S 7S 9S JS 3H 6H 8H TH QH 4D 7D KD")
+    a = arrange(flushes, STANDARD)
+    assert a.special == "three_flushes" and a.special_value == 9.0
+    straights = cards_of("AS 2S 3H 4D 5C 6S 7H 8D 9C TS 9D TD JD")
+    b = arrange(straights, get_preset("indocapsa"))
+    assert b.special == "three_straights" and b.declare == "three_straights"
+    assert holds("three_straights", (b.back, b.middle, b.front))
+
+
+def test_special_declared_only_when_worth_more():
+    # three flushes that also make two strong rows: the rows may be worth more than 3 a head
+    hand = cards_of("AS KS QS JS 9S AH KH QH JH 9H 2D 3D 4D")
+    a = arrange(hand, STANDARD)
+    assert a.special == "three_flushes"
+    assert (a.declare is not None) == (a.special_value > a.ordinary_expected)
+
+
+# --- exact scoring of the hard level ------------------------------------------------------
+
+
+def test_showdown_keys_compare_like_capsa_hands():
+    rng = np.random.default_rng(9)
+    for tiebreak in ("key_card", "early", "none"):
+        for _ in range(1500):
+            idx = rng.permutation(52)[:10]
+            size = 5 if rng.random() < 0.7 else 3
+            a = evaluate([DECK[i] for i in idx[:size]])
+            b = evaluate([DECK[i] for i in idx[5 : 5 + size]])
+            expected = compare(a, b, tiebreak)
+            ka, kb = row_key(a, tiebreak), row_key(b, tiebreak)
+            assert (ka > kb) - (ka < kb) == expected
+
+
+def test_subset_keys_match_row_keys():
+    for idx in random_hands(5, seed=10):
+        tables = ev.HandTables(idx)
+        cards = [DECK[i] for i in np.sort(idx)]
+        for tiebreak in ("key_card", "early", "none"):
+            k5, k3 = subset_keys(tables, tiebreak)
+            for k in range(0, 1287, 37):
+                assert k5[k] == row_key(evaluate([cards[p] for p in ev.C5[k]]), tiebreak)
+            for k in range(0, 286, 11):
+                assert k3[k] == row_key(evaluate([cards[p] for p in ev.C3[k]]), tiebreak)
+    assert showdown_key(np.int64(5), np.int64(0), np.int64(0), 1, -1, "none") == 20
+
+
+def _deal_with_specials(players: int, rng):
+    """A deal where some hands hold a dragon or six pairs now and then."""
+    deck = [int(i) for i in rng.permutation(52)]
+    hands = []
+    for _ in range(players):
+        kind = rng.random()
+        if kind < 0.15:  # dragon: one card of each rank
+            hand = []
+            for r in range(13):
+                options = [i for i in deck if i // 4 == r]
+                if not options:
+                    break
+                hand.append(options[0])
+            if len(hand) == 13:
+                for i in hand:
+                    deck.remove(i)
+                hands.append([DECK[i] for i in hand])
+                continue
+        hands.append([DECK[i] for i in deck[:13]])
+        del deck[:13]
+    return hands
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_vectorised_scoring_equals_score_round(name):
+    from capsa.evaluator import CATEGORY, class_of
+    from capsa.solver_mc import value_table
+    from capsa.specials import compare_specials
+
+    preset = get_preset(name)
+    values = value_table(preset)
+    rng = np.random.default_rng(11)
+    specials = ["dragon", "six_pairs", "three_straights", "three_flushes"]
+    checked = 0
+    for _ in range(150):
+        players = int(rng.integers(2, 5))
+        hands = _deal_with_specials(players, rng)
+        seats = []
+        for i, hand in enumerate(hands):
+            a = arrange(hand, preset, "normal", opponents=players - 1)
+            rows = (a.back, a.middle, a.front)
+            declare = a.special if a.special and holds(a.special, rows) else None
+            seats.append(Seat(f"P{i}", *rows, declare=declare))
+        expected = score_round(seats, preset).players[0].points
+
+        def describe(seat):
+            keys, vals = [], []
+            for pos, row in enumerate(seat.setting):
+                r = evaluate(row)
+                keys.append(row_key(r, preset.suit_tiebreak))
+                vals.append(values[pos, CATEGORY[class_of(r.strength)]])
+            sp = specials.index(seat.declare) if seat.declare else -1
+            return np.array(keys), np.array(vals), sp
+
+        mk, mv, ms = describe(seats[0])
+        opp = [describe(s) for s in seats[1:]]
+
+        def sign(c, s, j, seats=seats):
+            other = seats[1 + j]
+            return compare_specials(
+                seats[0].declare, seats[0].setting, other.declare, other.setting, preset
+            )
+
+        got = score_seat(
+            preset,
+            mk[None],
+            mv[None],
+            np.array([ms]),
+            np.array([[o[0] for o in opp]]),
+            np.array([[o[1] for o in opp]]),
+            np.array([[o[2] for o in opp]]),
+            sign,
+        )
+        assert got[0, 0] == pytest.approx(expected)
+        checked += 1
+    assert checked == 150
+
+
+# --- the command line ---------------------------------------------------------------------
+
+
+def run_cli(args, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, io.StringIO(stdin), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+HAND = "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C"
+
+
+def test_cli_arrange_prints_one_json_object():
+    status, out, _ = run_cli(["arrange", *HAND.split()])
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) == {"back", "middle", "front", "declare", "expected"}
+    assert data["back"] == ["AS", "KS", "QS", "JS", "TS"]
+    assert len(data["middle"]) == 5 and len(data["front"]) == 3
+    assert data["declare"] is None and isinstance(data["expected"], float)
+
+
+def test_cli_arrange_options_and_special():
+    status, out, _ = run_cli(
+        [
+            "arrange",
+            "--rules",
+            "indocapsa",
+            "--level",
+            "easy",
+            "--opponents",
+            "1",
+            *"2S 3H 4D 5C 6S 7H 8D 9C TS JH QD KC AS".split(),
+        ]
+    )
+    assert status == 0 and json.loads(out)["declare"] == "dragon"
+
+
+def test_cli_arrange_batch():
+    lines = f"{HAND}\n\n2s 3h 4d 5c 6s 7h 8d 9c 10s jh qd kc as\n"
+    status, out, _ = run_cli(["arrange", "--batch"], lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(answers) == 2 and answers[1]["declare"] == "dragon"
+    status, out, err = run_cli(["arrange", "--batch"], f"{HAND}\nAS KS\n")
+    assert status == 2 and "line 2" in err and len(out.splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        HAND.split()[:12],
+        HAND.split()[:12] + ["AS"],
+        HAND.split()[:12] + ["ZZ"],
+        [],
+    ],
+)
+def test_cli_arrange_bad_input_exits_2(cards):
+    status, out, err = run_cli(["arrange", *cards])
+    assert status == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_cli_arrange_bad_options_exit_2():
+    assert run_cli(["arrange", "--rules", "nope", *HAND.split()])[0] == 2
+    assert run_cli(["arrange", "--opponents", "5", *HAND.split()])[0] == 2
+    assert run_cli(["arrange", "--level", "godlike", *HAND.split()])[0] == 2
+
+
+def test_cli_arrange_subprocess():
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, "arrange", *HAND.split()],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["back"][0] == "AS"
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, "arrange", "AS", "AS"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+# --- async --------------------------------------------------------------------------------
+
+
+async def test_async_entry_point_does_not_block_the_loop():
+    hand = deal(4, seed=3)[0]
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        task = asyncio.ensure_future(arrange_async(hand, STANDARD, "hard", executor=pool))
+        await asyncio.sleep(0)
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        assert time.perf_counter() - start < 0.1
+        result = await task
+    assert result == arrange(hand, STANDARD, "hard")
+
+
+async def test_async_entry_point_in_a_process_pool():
+    hand = deal(4, seed=4)[0]
+    with concurrent.futures.ProcessPoolExecutor(1) as pool:
+        result = await arrange_async(
+            hand, get_preset("chinese-poker", {"method": "2-4"}), executor=pool
+        )
+    assert result == arrange(hand, get_preset("chinese-poker", {"method": "2-4"}))
+
+
+def test_every_preset_option_is_supported():
+    hand = deal(4, seed=5)[2]
+    for preset in (
+        get_preset("chinese-poker", {"method": "2-4"}),
+        get_preset("sayapoker", {"room_fee": True}),
+    ):
+        for level in ("easy", "normal"):
+            check_arrangement(hand, arrange(hand, preset, level, 2), preset)
