@@ -108,7 +108,8 @@ command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import capsa.solver_cli  # noqa: F401  (registers arrange and play; imports this module)
+    import capsa.play  # noqa: F401  (registers play; imports this module)
+    import capsa.solver_cli  # noqa: F401  (registers arrange)
 
     parser = _Parser(prog="python -m capsa", description="Capsa Susun engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -133,6 +134,9 @@ def main(
     except UnicodeDecodeError as err:  # stdin that is not UTF-8 (where decoding is strict)
         stderr.write(f"error: the input is not UTF-8 text (byte {err.start})\n")
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        sys.stderr.close()
+        return 141
     except KeyboardInterrupt:
         stderr.write("interrupted\n")
         return 130

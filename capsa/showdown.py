@@ -153,9 +153,9 @@ def showdown_text(
         out.append(f"== {player.name} ==")
         out.extend(player_lines(result, index, lang, auto=index in auto))
     out.append("")
-    out.extend(pair_line(result, pair, lang).replace("**", "") for pair in result.pairs)
+    out.extend(pair_line(result, pair, lang) for pair in result.pairs)
     out.append("")
     out.append(t("sd.totals", lang))
-    out.extend(line.replace("**", "") for line in totals_lines(totals))
+    out.extend(totals_lines(totals))
     out.append(t("sd.round_footer", lang, k=round_number, n=rounds_total, preset=result.preset))
-    return "\n".join(out)
+    return "\n".join(out).replace("**", "")  # embeds use Markdown; a terminal does not

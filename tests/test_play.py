@@ -36,7 +36,7 @@ def test_scripted_two_round_match_with_auto_arrange():
     assert status == 0 and err == ""
     assert "Round 1 of 5" in out and "Round 2 of 5" in out
     assert out.count("--- Showdown ---") == 2
-    assert "Totals:" in out and "Final standings after 2 round(s)" in out
+    assert "Match totals" in out and "Final standings after 2 round(s)" in out
     assert "Input ended" in out  # EOF at round 3 ends cleanly
 
 
