@@ -18,7 +18,7 @@ from dotenv import load_dotenv
 import cogs.strings  # noqa: F401  (registers the bot's words)
 from capsa.i18n import lang_from_locale, t
 from cogs.discord_endpoints import apply_endpoints
-from cogs.tables import TableManager
+from cogs.tables import TableManager, tell
 from cogs.translator import CapsaTranslator
 from cogs.views import DYNAMIC_ITEMS
 from data.repository import open_repository
@@ -59,44 +59,35 @@ class Config:
         )
 
 
+async def report_error(interaction: discord.Interaction, error: Exception, what: object) -> None:
+    """Log the traceback and tell the user briefly, in their language. Never raises."""
+    lang = lang_from_locale(str(interaction.locale))
+    if isinstance(error, app_commands.CommandOnCooldown):
+        text = t("ans.cooldown", lang)
+    else:
+        log.error("%s failed", what, exc_info=error)
+        text = t("ans.error", lang)
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error")
+
+
 class CapsaTree(app_commands.CommandTree):
-    """One error handler for the whole tree: log it, tell the user briefly, in their language."""
+    """One error handler for the whole command tree."""
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        lang = lang_from_locale(str(interaction.locale))
-        if isinstance(error, app_commands.CommandOnCooldown):
-            text = t("ans.cooldown", lang)
-        else:
-            log.error(
-                "command %s failed",
-                interaction.command and interaction.command.qualified_name,
-                exc_info=error,
-            )
-            text = t("ans.error", lang)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell the user about an error")
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await report_error(interaction, error, f"command /{command}")
 
 
 async def _on_item_error(
     interaction: discord.Interaction, error: Exception, item: discord.ui.Item
 ) -> None:
-    """Component callbacks fail the same way commands do: logged, and a short answer."""
-    log.error("component %s failed", getattr(item, "custom_id", item), exc_info=error)
-    text = t("ans.error", lang_from_locale(str(interaction.locale)))
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        pass
+    """Component callbacks fail the same way commands do."""
+    await report_error(interaction, error, f"component {getattr(item, 'custom_id', item)}")
 
 
 class CapsaBot(commands.Bot):

@@ -113,6 +113,14 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
     return scores
 
 
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
 class TableManager:
     def __init__(self, bot: CapsaBot) -> None:
         self.bot = bot
@@ -134,13 +142,6 @@ class TableManager:
             if settings.language in ("en", "id"):
                 return settings.language
         return lang_from_locale(str(interaction.locale))
-
-    async def reply(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was already acknowledged."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -192,25 +193,25 @@ class TableManager:
     ) -> None:
         lang = await self.user_lang(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.reply(interaction, t("ans.guild_only", lang))
+            await tell(interaction, t("ans.guild_only", lang))
             return
         settings = await self.repo.guild_settings(interaction.guild_id)
         seats = seats or 4
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
         if seats not in (2, 3, 4):
-            await self.reply(interaction, t("ans.bad_seats", lang))
+            await tell(interaction, t("ans.bad_seats", lang))
             return
         if rounds not in (5, 10):
-            await self.reply(interaction, t("ans.bad_rounds", lang))
+            await tell(interaction, t("ans.bad_rounds", lang))
             return
         if not 30 <= countdown <= 300:
-            await self.reply(interaction, t("ans.bad_countdown", lang))
+            await tell(interaction, t("ans.bad_countdown", lang))
             return
         try:
             preset = get_preset(rules or settings.preset)
         except CapsaError as err:
-            await self.reply(interaction, str(err))
+            await tell(interaction, str(err))
             return
         table_lang = settings.language if settings.language in ("en", "id") else lang
         try:
@@ -230,10 +231,10 @@ class TableManager:
                 host_name=interaction.user.display_name,
             )
         except TableExists:
-            await self.reply(interaction, t("ans.channel_busy", lang))
+            await tell(interaction, t("ans.channel_busy", lang))
             return
         except AlreadySeated:
-            await self.reply(interaction, t("ans.already_seated", lang))
+            await tell(interaction, t("ans.already_seated", lang))
             return
         await interaction.response.send_message(
             embed=embeds.lobby_embed(match, table_lang), view=views.lobby_view(match.id, table_lang)
@@ -266,23 +267,23 @@ class TableManager:
         async with self.locks[match_id]:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != "lobby":
-                await self.reply(interaction, t("ans.not_lobby", lang))
+                await tell(interaction, t("ans.not_lobby", lang))
                 return
             user = interaction.user
             try:
                 if action == "join":
                     if any(s.user_id == user.id for s in match.seats):
-                        await self.reply(interaction, t("ans.already_here", lang))
+                        await tell(interaction, t("ans.already_here", lang))
                         return
                     match = await self.repo.add_seat(match_id, user.id, user.display_name)
                 elif action == "leave":
                     if user.id == match.host_id:
-                        await self.reply(interaction, t("ans.host_leave", lang))
+                        await tell(interaction, t("ans.host_leave", lang))
                         return
                     match = await self.repo.remove_seat(match_id, user.id)
                 elif action in ("add", "start", "cancel"):
                     if not self.is_manager(interaction, match):
-                        await self.reply(interaction, t("ans.host_only", lang))
+                        await tell(interaction, t("ans.host_only", lang))
                         return
                     if action == "add":
                         match = await self._add_computer(match)
@@ -307,16 +308,16 @@ class TableManager:
                         await self.start_round(match, 1)
                         return
             except TableFull:
-                await self.reply(interaction, t("ans.full", lang))
+                await tell(interaction, t("ans.full", lang))
                 return
             except AlreadySeated:
-                await self.reply(interaction, t("ans.already_seated", lang))
+                await tell(interaction, t("ans.already_seated", lang))
                 return
             except NotSeated:
-                await self.reply(interaction, t("ans.not_seated", lang))
+                await tell(interaction, t("ans.not_seated", lang))
                 return
             except NotInLobby:
-                await self.reply(interaction, t("ans.not_lobby", lang))
+                await tell(interaction, t("ans.not_lobby", lang))
                 return
             await interaction.response.edit_message(
                 embed=embeds.lobby_embed(match, match.language),
@@ -333,10 +334,10 @@ class TableManager:
         lang = await self.user_lang(interaction)
         match = await self.repo.active_match_in_channel(interaction.channel_id)
         if match is None:
-            await self.reply(interaction, t("ans.no_table", lang))
+            await tell(interaction, t("ans.no_table", lang))
             return
         if not self.is_manager(interaction, match):
-            await self.reply(interaction, t("ans.host_only", lang))
+            await tell(interaction, t("ans.host_only", lang))
             return
         async with self.locks[match.id]:
             await self.repo.cancel_match(match.id)
@@ -502,14 +503,14 @@ class TableManager:
             else None
         )
         if match is None or match.status != "playing":
-            await self.reply(interaction, t("ans.stale" if match_id else "hand.none", lang))
+            await tell(interaction, t("ans.stale" if match_id else "hand.none", lang))
             return
         if seat is None:
-            await self.reply(interaction, t("hand.not_yours", lang))
+            await tell(interaction, t("hand.not_yours", lang))
             return
         rnd = await self.repo.current_round(match.id)
         if rnd is None or rnd.status != "open":
-            await self.reply(interaction, t("hand.round_over", lang))
+            await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat.seat]
         if hand.submitted_at is not None:
@@ -540,18 +541,18 @@ class TableManager:
         rnd = await self.repo.get_round(round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
         if rnd is None or match is None:
-            await self.reply(interaction, t("ans.stale", lang))
+            await tell(interaction, t("ans.stale", lang))
             return
         owner = next((s for s in match.seats if s.seat == seat), None)
         if owner is None or owner.user_id != interaction.user.id:
-            await self.reply(interaction, t("hand.not_yours", lang))
+            await tell(interaction, t("hand.not_yours", lang))
             return
         if rnd.status != "open" or match.status != "playing":
-            await self.reply(interaction, t("hand.round_over", lang))
+            await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat]
         if hand.submitted_at is not None:
-            await self.reply(interaction, t("hand.already", lang))
+            await tell(interaction, t("hand.already", lang))
             return
         draft = Draft.decode(parse_cards(hand.cards), *masks)
         special = await self.special_for(match, rnd, seat)
@@ -560,7 +561,7 @@ class TableManager:
             try:
                 draft = draft.place("back" if act == "b" else "middle", parse_cards(values), lang)
             except CapsaError as err:
-                await self.reply(interaction, str(err))
+                await tell(interaction, str(err))
                 return
         elif act == "c":
             draft = draft.cleared()
@@ -588,7 +589,7 @@ class TableManager:
             return
         elif act in ("s", "f"):
             if not draft.complete:
-                await self.reply(interaction, t("hand.incomplete", lang))
+                await tell(interaction, t("hand.incomplete", lang))
                 return
             if act == "s" and draft.fouled:
                 await interaction.response.send_message(
@@ -606,7 +607,7 @@ class TableManager:
 
     async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:  # noqa: ANN001
         if special is None:
-            await self.reply(interaction, t("hand.no_special", lang))
+            await tell(interaction, t("hand.no_special", lang))
             return
         if special in ("three_straights", "three_flushes"):
             back, middle, _ = find_setting(draft.hand, special)
@@ -625,7 +626,7 @@ class TableManager:
             rnd.id, seat, back, middle, front, declare, fouled=declare is None and draft.fouled
         )
         if not accepted:
-            await self.reply(interaction, t("hand.already", lang))
+            await tell(interaction, t("hand.already", lang))
             return
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
         if interaction.response.is_done():
@@ -773,14 +774,14 @@ class TableManager:
         lang = await self.user_lang(interaction)
         match = await self.repo.get_match(match_id)
         if match is None or match.status != "playing":
-            await self.reply(interaction, t("ans.stale", lang))
+            await tell(interaction, t("ans.stale", lang))
             return
         if not self.is_manager(interaction, match):
-            await self.reply(interaction, t("ans.host_only", lang))
+            await tell(interaction, t("ans.host_only", lang))
             return
         current = await self.repo.current_round(match_id)
         if current is None or current.number != number or current.status != "scored":
-            await self.reply(interaction, t("ans.next_wait", lang))
+            await tell(interaction, t("ans.next_wait", lang))
             return
         await interaction.response.edit_message(view=None)
         await self.start_next(match_id, number + 1)

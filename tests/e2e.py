@@ -10,7 +10,7 @@ from bot import CapsaBot, Config
 from capsa.cards import Card, parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 _CARD = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -48,3 +48,10 @@ async def play_builder(user: FakeUser, builder: FakeMessage, rules: str = "stand
     result = await user.click(builder, "Submit")
     assert result.answered
     return back, middle, front
+
+
+def warung(fake: FakeDiscord, *names: str) -> tuple[FakeChannel, list[FakeUser]]:
+    """A server with a #capsa channel and these members (English locale)."""
+    guild = fake.add_guild("Warung")
+    chan = guild.add_text_channel("capsa")
+    return chan, [fake.add_user(name, guild=guild) for name in names]

@@ -9,7 +9,7 @@ the showdown shows his rows as he set them (not auto-arranged).
 from __future__ import annotations
 
 from capsa.presets import get_preset
-from tests.e2e import hand_of, make_bot, play_builder
+from tests.e2e import hand_of, make_bot, play_builder, warung
 from tests.e2e_extra import (
     assert_showdown_is_engines,
     engine_result,
@@ -23,12 +23,7 @@ from tests.fakediscord import running_bot
 
 async def test_player_with_closed_dms_plays_through_show_my_hand(fake_discord, tmp_path):
     fake = fake_discord
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
-    carol = fake.add_user("carol", guild=guild)
-    dave = fake.add_user("dave", guild=guild)
+    chan, (alice, bob, carol, dave) = warung(fake, "alice", "bob", "carol", "dave")
     dave.refuse_dms()
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):

@@ -7,7 +7,7 @@ import sqlite3
 
 from capsa.presets import get_preset
 from capsa.render import render_showdown
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import engine_result
 from tests.fakediscord import running_bot
 
@@ -17,9 +17,7 @@ async def test_showdown_survives_429_and_500_and_the_match_survives_a_gateway_dr
 ):
     fake = fake_discord
     db = tmp_path / "db.sqlite3"
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
+    chan, (alice,) = warung(fake, "alice")
     async with running_bot(fake, make_bot(fake, db)):
         await alice.slash("capsa new", channel=chan, seats=2, rounds=5)
         lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())

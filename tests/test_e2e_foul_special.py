@@ -18,7 +18,7 @@ import pytest
 
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
-from tests.e2e import make_bot, set_rows
+from tests.e2e import make_bot, set_rows, warung
 from tests.e2e_extra import (
     assert_showdown_is_engines,
     declared,
@@ -46,10 +46,7 @@ async def test_fouled_submission_and_declared_special(fake_discord, tmp_path, mo
     preset = get_preset(rules)
     foul_multiplier, six_pairs = EXPECTED[rules]
     rig_deal(monkeypatch, {0: ALICE, 1: BOB}, players=4, preset=preset)
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
+    chan, (alice, bob) = warung(fake, "alice", "bob")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         status = await open_started_table(

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from capsa.presets import get_preset
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import assert_showdown_is_engines, engine_result, field_points
 from tests.fakediscord import running_bot
 
 
 async def test_full_match_two_people_two_computers(fake_discord, tmp_path):
     fake = fake_discord
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
+    chan, (alice, bob) = warung(fake, "alice", "bob")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         opened = await alice.slash("capsa new", channel=chan, seats=4, rounds=5)

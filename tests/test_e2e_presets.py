@@ -21,7 +21,7 @@ import pytest
 
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
-from tests.e2e import make_bot, set_rows
+from tests.e2e import make_bot, set_rows, warung
 from tests.e2e_extra import (
     assert_showdown_is_engines,
     engine_result,
@@ -53,11 +53,7 @@ async def test_preset_bonuses_and_multipliers(fake_discord, tmp_path, monkeypatc
     fake = fake_discord
     preset = get_preset(rules)
     rig_deal(monkeypatch, ROWS, players=3, preset=preset)
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
-    carol = fake.add_user("carol", guild=guild)
+    chan, (alice, bob, carol) = warung(fake, "alice", "bob", "carol")
     async with running_bot(fake, make_bot(fake, tmp_path / "db.sqlite3")):
         await open_started_table(
             fake, chan, alice, [bob, carol], seats=3, rounds=5, rules=rules, countdown=120

@@ -10,7 +10,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tests.e2e import play_builder
+from tests.e2e import play_builder, warung
 from tests.fakediscord import spawn_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,11 +43,7 @@ async def kill(proc: asyncio.subprocess.Process) -> None:
 async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_discord, tmp_path):
     fake = fake_discord
     db = tmp_path / "capsa.sqlite3"
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
-    carol = fake.add_user("carol", guild=guild)
+    chan, (alice, bob, carol) = warung(fake, "alice", "bob", "carol")
     log = tmp_path / "bot.log"
     proc = await start_bot(fake, db, 1, log)
     try:

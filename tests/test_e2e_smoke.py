@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.fakediscord import running_bot
 
 
 async def test_lobby_to_first_showdown(fake_discord, tmp_path):
     fake = fake_discord
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
+    chan, (alice, bob) = warung(fake, "alice", "bob")
     async with running_bot(fake, make_bot(fake, tmp_path / "db.sqlite3")):
         await alice.slash("capsa new", channel=chan, seats=4, rounds=5)
         lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())

@@ -22,7 +22,7 @@ import re
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import (
     assert_showdown_is_engines,
     engine_result,
@@ -70,10 +70,7 @@ async def test_timeout_auto_arranges_and_marks_auto(fake_discord, tmp_path, monk
     fake = fake_discord
     preset = get_preset("standard")
     rig_deal(monkeypatch, {}, players=3, preset=preset)
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
+    chan, (alice, bob) = warung(fake, "alice", "bob")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         match, rnd, showdown = await _round_where_bob_times_out(fake, bot, chan, alice, bob)
