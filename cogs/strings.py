@@ -239,6 +239,7 @@ register(
             "The next round is already on its way.",
             "Ronde berikut sedang disiapkan.",
         ),
+        "ans.next_started": ("Round {k} has already started.", "Ronde {k} sudah dimulai."),
         # leaderboard / stats
         "lb.title": ("Leaderboard · {sort} · {period}", "Peringkat · {sort} · {period}"),
         "lb.empty": (

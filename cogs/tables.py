@@ -780,6 +780,9 @@ class TableManager:
             await tell(interaction, t("ans.host_only", lang))
             return
         current = await self.repo.current_round(match_id)
+        if current is not None and current.number > number:  # an old showdown's button
+            await tell(interaction, t("ans.next_started", lang, k=current.number))
+            return
         if current is None or current.number != number or current.status != "scored":
             await tell(interaction, t("ans.next_wait", lang))
             return

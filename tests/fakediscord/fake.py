@@ -6,7 +6,6 @@ import asyncio
 import fnmatch
 import time
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
@@ -20,6 +19,7 @@ from .state import (
     FakeChannel,
     FakeGuild,
     FakeMessage,
+    FakeRole,
     Json,
     Perm,
     Snowflakes,
@@ -279,9 +279,8 @@ class FakeDiscord:
             msg.ephemeral_for = interaction.user
         self.messages[msg.id] = msg
         if msg.ephemeral_for is not None:
-            user = self.users.get(msg.ephemeral_for.name)
-            if user is not None:
-                user.ephemerals.append(msg)
+            if isinstance(msg.ephemeral_for, FakeUser):
+                msg.ephemeral_for.ephemerals.append(msg)
             self.watch.notify(("eph", msg.ephemeral_for.id), msg)
             return msg
         channel.messages[msg.id] = msg
@@ -390,7 +389,7 @@ class FakeDiscord:
         return self.gateway.invalidate(resumable=resumable)
 
 
-def _role(guild: FakeGuild, name: str, perms: int) -> Any:
+def _role(guild: FakeGuild, name: str, perms: int) -> FakeRole:
     try:
         return guild.role(name)
     except KeyError:

@@ -123,6 +123,7 @@ class Gateway:
         self.replayed = 0
         self.received: list[Json] = []  # every non-heartbeat frame the client sent
         self.queries: list[dict[str, str]] = []  # query string of every websocket connect
+        self.ack_heartbeats = True
         self._ready = asyncio.Event()
 
     # -- public controls ----------------------------------------------------------------------
@@ -212,7 +213,8 @@ class Gateway:
     async def _on_frame(self, conn: Connection, frame: Json) -> None:
         op, data = frame.get("op"), frame.get("d")
         if op == HEARTBEAT:
-            conn.send({"op": HEARTBEAT_ACK})
+            if self.ack_heartbeats:  # False simulates a zombie connection
+                conn.send({"op": HEARTBEAT_ACK})
             return
         self.received.append(frame)
         if op == IDENTIFY:

@@ -1,0 +1,678 @@
+"""Load bench: N tables at once through the real bot (a subprocess) and the fake Discord.
+
+Run from the repository root (prints a table; checks nothing):
+
+    .venv/bin/python bench/load.py                      # 50, 200, 500 tables, a fresh bot each
+    .venv/bin/python bench/load.py --tables 200         # one size
+    .venv/bin/python bench/load.py --tables 200 --profile /tmp/bot.prof   # bot under cProfile
+
+Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
+``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
+computer players fill the seats). For rounds 1..3 both people answer their DM builder at
+once: pick the rows in the "Back (5)" and "Middle (5)" selects (rows from the engine's
+solver, computed in this process) and press Submit (``--mode auto``: press Auto-arrange,
+wait for the redrawn builder, press Submit). When the showdown is posted the host presses
+"Next round" at once. After the round-3 showdown the host runs ``/capsa cancel`` (the bot
+only offers 5 or 10 rounds), so every measured round is a real, complete round.
+
+The fake Discord runs in this process (127.0.0.1 only). The bot is ``python bot.py`` in its
+own process group with a temporary DATABASE_PATH, so its CPU time and RSS (main process plus
+its solver workers and any other child) are sampled with psutil every 0.2 s.
+
+What is measured, and how:
+
+* ack latency: from the fake creating the INTERACTION_CREATE (``InteractionResult.created_at``,
+  just before it is queued on the gateway) to the bot's ``POST /interactions/.../callback``
+  arriving at the fake (``RecordedRequest.at``, stamped when the request body was read).
+  Every interaction of every table counts: slash commands, clicks and selects.
+* showdown after last submit: from the dispatch of the later of the two Submit clicks of a
+  round to the showdown message being created in the fake (``FakeMessage.created_at``).
+* rounds/s: rounds with a showdown, divided by the time from the first Start click to the
+  last round-3 showdown.
+* bot CPU: user+system seconds of the bot and all its descendants during the load phase
+  (from just before the first ``/capsa new`` to the last table's end), and in % of one core.
+* SQLite write time per round: the bot's database gives no write timings, so after the bot
+  stopped the database is copied (sqlite backup API, same directory) and the repository's
+  own write calls for one more round are replayed, sequentially and uncontended, on up to
+  ``--db-samples`` of the tables: start_round, set_round_messages (status), 4 submit_hand,
+  2 set_dm_message, score_round (payload and scores made by cogs.tables.round_result /
+  round_scores, outside the timing), set_round_messages (showdown) = 11 transactions, each
+  BEGIN IMMEDIATE..COMMIT with the repository's PRAGMAs (WAL, synchronous=FULL). Reported:
+  the sum per round, and score_round alone. Beside it, from the bot's own database,
+  ``rounds.scored_at - max(hands.submitted_at)`` (the wait inside the bot between the last
+  hand being stored and the score being stored: queueing, not write time).
+* the fake's side: this process's CPU and its event-loop lag are printed too, so one can see
+  whether the load generator (not the bot) was the limit.
+
+Every wait has a timeout (``--step-timeout``), every size a time limit (``--time-limit``);
+unfinished tables are cancelled and counted, and the bot is stopped (SIGINT, then SIGKILL of
+its process group).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from capsa.cards import deal, parse_cards  # noqa: E402
+from capsa.presets import get_preset  # noqa: E402
+from capsa.solver import arrange  # noqa: E402
+from tests.fakediscord import (  # noqa: E402
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    only_localhost,
+    spawn_bot,
+)
+
+TARGET_TABLES = 200
+TARGET_ACK_P99 = 0.250
+TARGET_SHOWDOWN = 1.0
+ROUNDS_TOTAL = 5  # the bot offers 5 or 10; we cancel after ROUNDS_PLAYED
+PRESET = get_preset("standard")
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float | None:
+    """The q-th percentile (nearest rank) of ``values``; None if empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value * 1000:.0f} ms"
+
+
+def secs(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
+
+
+# --- the bot process ------------------------------------------------------------------------
+
+
+class ProcWatch:
+    """Samples a process tree: summed RSS (peak) and user+system CPU per pid (latest)."""
+
+    def __init__(self, pid: int, interval: float = 0.2) -> None:
+        self.root = psutil.Process(pid)
+        self.interval = interval
+        self.cpu: dict[int, float] = {}
+        self.peak_rss = 0
+        self.peak_rss_main = 0
+        self.peak_procs = 0
+        self._task: asyncio.Task | None = None
+
+    def sample(self) -> None:
+        try:
+            procs = [self.root, *self.root.children(recursive=True)]
+        except psutil.Error:
+            return
+        rss = 0
+        alive = 0
+        for proc in procs:
+            try:
+                with proc.oneshot():
+                    times = proc.cpu_times()
+                    mem = proc.memory_info().rss
+            except psutil.Error:
+                continue
+            alive += 1
+            rss += mem
+            self.cpu[proc.pid] = times.user + times.system
+            if proc.pid == self.root.pid:
+                self.peak_rss_main = max(self.peak_rss_main, mem)
+        self.peak_rss = max(self.peak_rss, rss)
+        self.peak_procs = max(self.peak_procs, alive)
+
+    def cpu_total(self) -> float:
+        return sum(self.cpu.values())
+
+    async def _run(self) -> None:
+        while True:
+            self.sample()
+            await asyncio.sleep(self.interval)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        self.sample()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+class LoopLag:
+    """How late this process's event loop wakes a 50 ms sleeper (the fake's own health)."""
+
+    def __init__(self, period: float = 0.05) -> None:
+        self.period = period
+        self.lags: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(self.period)
+            self.lags.append(loop.time() - before - self.period)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+async def start_bot(
+    fake: FakeDiscord, db: Path, log: Path, workers: int, profile: str | None
+) -> asyncio.subprocess.Process:
+    argv = [sys.executable]
+    if profile:
+        argv += ["-m", "cProfile", "-o", profile]
+    argv.append(str(ROOT / "bot.py"))
+    env = {
+        "DATABASE_PATH": str(db),
+        "SOLVER_WORKERS": str(workers),
+        "GUILD_READY_TIMEOUT": "0.1",
+        "LOG_LEVEL": "WARNING",
+    }
+    with log.open("ab") as sink:
+        proc = await spawn_bot(
+            fake,
+            *argv,
+            env=env,
+            cwd=str(ROOT),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=sink,
+            start_new_session=True,  # its own process group: the workers go with it
+        )
+    await fake.wait_for_identify(1, timeout=60)
+    await asyncio.sleep(1.0)  # GUILD_CREATE handled (guild_ready_timeout 0.1 s)
+    return proc
+
+
+async def stop_bot(proc: asyncio.subprocess.Process, grace: float = 20.0) -> None:
+    """SIGINT (bot.py closes the client and the database), then SIGKILL the group."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGINT)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), grace)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode is None:
+        await proc.wait()
+
+
+# --- the tables -----------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    index: int
+    host: FakeUser
+    guest: FakeUser
+    channel: object
+    stage: str = "new"
+    done: bool = False
+    error: str | None = None
+    interactions: list[tuple[str, InteractionResult]] = field(default_factory=list)
+    # per round: (last submit dispatched [monotonic], showdown created [wall])
+    rounds: list[tuple[float, float]] = field(default_factory=list)
+    started_at: float | None = None  # Start click dispatched [monotonic]
+    finished_at: float | None = None  # round-3 showdown seen [monotonic]
+
+
+def is_builder(number: int):  # noqa: ANN201
+    def pred(m: FakeMessage) -> bool:
+        return f"round {number}/{ROUNDS_TOTAL}" in m.text() and "Submit" in m.button_labels()
+
+    return pred
+
+
+def solver_rows(builder: FakeMessage, seed: int) -> tuple[list[str], list[str]]:
+    select = builder.find_component("Back (5)", (3,))
+    cards = parse_cards([o["value"] for o in select["options"]])
+    choice = arrange(cards, PRESET, "easy", 3, seed=seed)
+    back, middle, _front = choice.ordinary
+    return [c.code for c in back], [c.code for c in middle]
+
+
+class Bench:
+    def __init__(self, fake: FakeDiscord, args: argparse.Namespace) -> None:
+        self.fake = fake
+        self.args = args
+        self.step = args.step_timeout
+
+    async def act(self, table: Table, kind: str, call) -> InteractionResult:  # noqa: ANN001
+        ix = await call
+        table.interactions.append((kind, ix))
+        if ix.expired or not ix.answered:
+            raise RuntimeError(f"{kind}: not acknowledged ({ix.describe()[:160]})")
+        return ix
+
+    async def human(self, table: Table, user: FakeUser, number: int) -> InteractionResult:
+        step = self.step
+        dm = await user.next_dm(is_builder(number), timeout=step)
+        if self.args.mode == "selects":
+            back, middle = solver_rows(dm, table.index * 100 + number)
+            await self.act(table, "select", user.select(dm, "Back (5)", back, timeout=step))
+            await self.act(table, "select", user.select(dm, "Middle (5)", middle, timeout=step))
+        else:
+            edits = dm.edits
+            ix = await self.act(table, "auto", user.click(dm, "Auto-arrange", timeout=step))
+            await ix.wait_until(lambda r: r.message is not None and r.message.edits > edits, step)
+        return await self.act(table, "submit", user.click(dm, "Submit", timeout=step))
+
+    async def play(self, table: Table) -> None:
+        fake, step, chan = self.fake, self.step, table.channel
+        host, guest = table.host, table.guest
+        table.stage = "open"
+        opened = await self.act(
+            table,
+            "slash new",
+            host.slash("capsa new", channel=chan, seats=4, rounds=ROUNDS_TOTAL, timeout=step),
+        )
+        lobby = opened.message
+        table.stage = "join"
+        await self.act(table, "join", guest.click(lobby, "Join", timeout=step))
+        table.stage = "start"
+        table.started_at = time.monotonic()
+        await self.act(table, "start", host.click(lobby, "Start", timeout=step))
+        for number in range(1, self.args.rounds + 1):
+            table.stage = f"round {number}: builders"
+            submits = await asyncio.gather(
+                self.human(table, host, number), self.human(table, guest, number)
+            )
+            last_submit = max(ix.created_at for ix in submits)
+            table.stage = f"round {number}: showdown"
+            title = f"Showdown · round {number}/{ROUNDS_TOTAL}"
+            showdown = await fake.wait_for_message(chan, lambda m, t=title: t in m.text(), step)
+            table.rounds.append((last_submit, showdown.created_at))
+            if number < self.args.rounds:
+                table.stage = f"round {number}: next"
+                await self.act(table, "next", host.click(showdown, "Next round", timeout=step))
+        table.finished_at = time.monotonic()
+        table.stage = "cancel"
+        cancel = host.slash("capsa cancel", channel=chan, timeout=step)
+        await self.act(table, "slash cancel", cancel)
+        table.stage = "done"
+        table.done = True
+
+    async def guarded(self, table: Table, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self.play(table)
+        except asyncio.CancelledError:
+            table.error = "cancelled at the time limit"
+            raise
+        except Exception as exc:  # counted and reported, never raised
+            table.error = f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+# --- the SQLite side run ----------------------------------------------------------------------
+
+
+async def sqlite_side_run(db: Path, samples: int) -> dict[str, list[float]]:
+    """Replay one more round's repository writes on a copy of the bot's database."""
+    from cogs.tables import round_result, round_scores
+    from data.repository import open_repository
+
+    copy = db.with_name("side-run.sqlite3")
+    src, dst = sqlite3.connect(db), sqlite3.connect(copy)
+    with dst:
+        src.backup(dst)
+    src.close()
+    # the bench cancelled the tables after round 3: let them play once more in the copy
+    ids = [
+        r[0]
+        for r in dst.execute(
+            "SELECT m.id FROM matches m WHERE m.status = 'cancelled' AND"
+            " (SELECT count(*) FROM rounds r WHERE r.match_id = m.id AND status = 'scored') > 0"
+            " ORDER BY m.id LIMIT ?",
+            (samples,),
+        )
+    ]
+    with dst:
+        dst.executemany("UPDATE matches SET status = 'playing' WHERE id = ?", [(i,) for i in ids])
+    dst.close()
+
+    repo = await open_repository(str(copy))
+    out: dict[str, list[float]] = {"round": [], "score_round": []}
+    clock = time.perf_counter
+    try:
+        for match_id in ids:
+            match = await repo.get_match(match_id)
+            current = await repo.current_round(match_id)
+            number = (current.number if current else 0) + 1
+            seed = random.getrandbits(48)
+            hands = deal(len(match.seats), seed)
+            rows = [arrange(h, PRESET, "easy", 3, seed=seed).ordinary for h in hands]
+            spent = 0.0
+            t0 = clock()
+            rnd = await repo.start_round(
+                match_id,
+                number,
+                seed,
+                time.time() + 120,
+                {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
+            )
+            await repo.set_round_messages(rnd.id, status_message_id=1)
+            for seat in match.seats:
+                back, middle, front = ([c.code for c in row] for row in rows[seat.seat])
+                await repo.submit_hand(rnd.id, seat.seat, back, middle, front, None, False)
+                if not seat.is_bot:
+                    await repo.set_dm_message(rnd.id, seat.seat, 2, 3)
+            spent += clock() - t0
+            rnd = await repo.get_round(rnd.id)  # untimed: reads and scoring
+            result = round_result(match, rnd)
+            payload = result.to_dict() | {"auto": []}
+            scores = round_scores(result)
+            t0 = clock()
+            await repo.score_round(rnd.id, payload, scores)
+            scored = clock() - t0
+            t0 = clock()
+            await repo.set_round_messages(rnd.id, showdown_message_id=4)
+            spent += scored + clock() - t0
+            out["round"].append(spent)
+            out["score_round"].append(scored)
+    finally:
+        await repo.close()
+    return out
+
+
+def score_lag(db: Path) -> list[float]:
+    """rounds.scored_at - max(hands.submitted_at), from the bot's own database."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(
+            "SELECT r.scored_at - max(h.submitted_at) FROM rounds r"
+            " JOIN hands h ON h.round_id = r.id WHERE r.status = 'scored' GROUP BY r.id"
+        ).fetchall()
+    return [r[0] for r in rows if r[0] is not None]
+
+
+# --- one size -------------------------------------------------------------------------------
+
+
+async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict:
+    here = psutil.Process()
+    result: dict = {"tables": tables}
+    db = workdir / f"load-{tables}.sqlite3"
+    log = workdir / f"bot-{tables}.log"
+    async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
+        guild = fake.add_guild("Load")
+        world = []
+        for i in range(tables):
+            chan = guild.add_text_channel(f"capsa-{i:03d}")
+            host = fake.add_user(f"host{i:03d}", guild=guild)
+            guest = fake.add_user(f"guest{i:03d}", guild=guild)
+            world.append(Table(i, host, guest, chan))
+        profile = args.profile and f"{args.profile}.{tables}"
+        proc = await start_bot(fake, db, log, args.solver_workers, profile)
+        watch = ProcWatch(proc.pid)
+        lag = LoopLag()
+        bench = Bench(fake, args)
+        try:
+            watch.sample()
+            cpu0, own0 = watch.cpu_total(), sum(here.cpu_times()[:2])
+            watch.start()
+            lag.start()
+            offset = time.time() - time.monotonic()
+            t0 = time.monotonic()
+            tasks = [
+                asyncio.create_task(bench.guarded(t, args.ramp * i / max(1, tables)))
+                for i, t in enumerate(world)
+            ]
+            _done, pending = await asyncio.wait(tasks, timeout=args.time_limit)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            wall = time.monotonic() - t0
+            await watch.stop()
+            await lag.stop()
+            result["cpu"] = watch.cpu_total() - cpu0
+            result["own_cpu"] = sum(here.cpu_times()[:2]) - own0
+            result["wall"] = wall
+        finally:
+            await watch.stop()
+            await lag.stop()
+            await stop_bot(proc)
+        result.update(peak_rss=watch.peak_rss, peak_rss_main=watch.peak_rss_main)
+        result.update(procs=watch.peak_procs, lag=lag.lags)
+        result.update(collect(fake, world, offset))
+    result["score_lag"] = score_lag(db)
+    result["db"] = await sqlite_side_run(db, args.db_samples)
+    text = log.read_text(errors="replace")
+    result["log_errors"] = text.count(" ERROR ") + text.count("Traceback")
+    result["log_warnings"] = text.count(" WARNING ")
+    result["log"] = str(log)
+    return result
+
+
+def collect(fake: FakeDiscord, world: list[Table], offset: float) -> dict:
+    """Join the interactions with the fake's request log; per-round timings."""
+    acks: dict[int, tuple[float, int]] = {}
+    routes: Counter[str] = Counter()
+    for rec in fake.requests:
+        parts = rec.path.split("/")
+        if rec.method == "POST" and parts[1] == "interactions" and parts[-1] == "callback":
+            acks.setdefault(int(parts[2]), (rec.at, rec.status))
+            routes["POST /interactions/{id}/{token}/callback"] += 1
+        else:
+            shape = "/".join("{id}" if p.isdigit() else p for p in parts)
+            shape = shape if "/webhooks/" not in shape else shape.split("/messages")[0] + "/…"
+            routes[f"{rec.method} {shape}"] += 1
+    latency: dict[str, list[float]] = defaultdict(list)
+    expired = unanswered = 0
+    showdown: list[float] = []
+    rounds = 0
+    starts = [t.started_at for t in world if t.started_at is not None]
+    ends = [t.finished_at for t in world if t.finished_at is not None]
+    for table in world:
+        for kind, ix in table.interactions:
+            got = acks.get(ix.id)
+            if got is None:
+                unanswered += 1
+                continue
+            at, status = got
+            if status >= 400 or ix.expired:
+                expired += 1
+            latency[kind].append(at - (ix.created_at + offset))
+        for last_submit, posted in table.rounds:
+            showdown.append(posted - (last_submit + offset))
+            rounds += 1
+    span = (max(ends) - min(starts)) if starts and ends else None
+    errors = Counter(t.error.split(":")[0] + " @ " + t.stage for t in world if t.error)
+    first_errors = [f"table {t.index} ({t.stage}): {t.error}" for t in world if t.error][:3]
+    return {
+        "latency": dict(latency),
+        "expired": expired,
+        "unanswered": unanswered,
+        "showdown": showdown,
+        "rounds": rounds,
+        "span": span,
+        "completed": sum(t.done for t in world),
+        "errors": errors,
+        "first_errors": first_errors,
+        "routes": routes,
+    }
+
+
+# --- report ---------------------------------------------------------------------------------
+
+
+def report(results: list[dict], args: argparse.Namespace) -> None:
+    mb = 1024 * 1024
+    print()
+    print(
+        f"Targets at {TARGET_TABLES} tables: ack p99 < {ms(TARGET_ACK_P99)}, "
+        f"showdown < {secs(TARGET_SHOWDOWN)} after the last submit."
+    )
+    print(
+        f"Setup: 4 seats (2 scripted people + 2 computers), {args.rounds} rounds played of a "
+        f"{ROUNDS_TOTAL}-round table, then /capsa cancel; mode={args.mode}, "
+        f"SOLVER_WORKERS={args.solver_workers}, interaction deadline={args.deadline or 'off'} s, "
+        f"ramp={args.ramp} s, {os.cpu_count()} CPUs."
+    )
+    rows: list[tuple[str, ...]] = []
+    for r in results:
+        every = [v for vals in r["latency"].values() for v in vals]
+        db = r["db"]
+        rows.append(
+            (
+                str(r["tables"]),
+                f"{r['completed']}/{r['tables']}",
+                f"{ms(pct(every, 50))} / {ms(pct(every, 99))}",
+                f"{secs(pct(r['showdown'], 50))} / {secs(pct(r['showdown'], 99))}",
+                "-" if not r["span"] else f"{r['rounds'] / r['span']:.1f}",
+                f"{r['cpu']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}%)",
+                f"{r['peak_rss'] / mb:.0f} MB",
+                f"{ms(pct(db['round'], 50))} / {ms(pct(db['round'], 99))}",
+                f"{ms(pct(db['score_round'], 50))}",
+            )
+        )
+    head = (
+        "tables",
+        "done",
+        "ack p50 / p99",
+        "showdown p50 / p99",
+        "rounds/s",
+        "bot CPU",
+        "bot peak RSS",
+        "SQLite writes/round p50 / p99",
+        "score_round p50",
+    )
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+    print()
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+    for r in results:
+        every = [v for vals in r["latency"].values() for v in vals]
+        print(f"\n--- {r['tables']} tables ---")
+        met_ack = (pct(every, 99) or 99) < TARGET_ACK_P99
+        met_sd = (pct(r["showdown"], 99) or 99) < TARGET_SHOWDOWN
+        if r["tables"] == TARGET_TABLES:
+            print(f"target ack p99: {'met' if met_ack else 'MISSED'}; ", end="")
+            print(f"target showdown p99: {'met' if met_sd else 'MISSED'}")
+        print(
+            f"wall {r['wall']:.1f} s, measured span {secs(r['span'])}, rounds {r['rounds']}, "
+            f"interactions {len(every)}, expired (10062) {r['expired']}, "
+            f"never answered {r['unanswered']}"
+        )
+        for kind, vals in sorted(r["latency"].items()):
+            print(
+                f"  ack {kind:<13} n={len(vals):<5} p50 {ms(pct(vals, 50)):>8}  "
+                f"p90 {ms(pct(vals, 90)):>8}  p99 {ms(pct(vals, 99)):>8}  "
+                f"max {ms(max(vals)):>8}"
+            )
+        sd = r["showdown"]
+        if sd:
+            print(
+                f"  showdown after last submit: p50 {secs(pct(sd, 50))}, p90 {secs(pct(sd, 90))}, "
+                f"p99 {secs(pct(sd, 99))}, max {secs(max(sd))}"
+            )
+        lag = r["score_lag"]
+        if lag:
+            print(
+                f"  in the bot: last hand stored -> score stored: p50 {ms(pct(lag, 50))}, "
+                f"p99 {ms(pct(lag, 99))} ({len(lag)} rounds; queueing, not write time)"
+            )
+        db = r["db"]
+        if db["round"]:
+            print(
+                f"  SQLite side run ({len(db['round'])} rounds, 11 write transactions each): "
+                f"per round p50 {ms(pct(db['round'], 50))}, p99 {ms(pct(db['round'], 99))}; "
+                f"score_round p50 {ms(pct(db['score_round'], 50))}, "
+                f"p99 {ms(pct(db['score_round'], 99))}"
+            )
+        print(
+            f"  bot: CPU {r['cpu']:.1f} s over {r['wall']:.1f} s, peak RSS "
+            f"{r['peak_rss'] / mb:.0f} MB with children (main {r['peak_rss_main'] / mb:.0f} MB, "
+            f"up to {r['procs']} processes)"
+        )
+        lags = r["lag"]
+        print(
+            f"  this process (fake + scripted users): CPU {r['own_cpu']:.1f} s; event-loop lag "
+            f"p50 {ms(pct(lags, 50))}, p99 {ms(pct(lags, 99))}, max {ms(max(lags or [0]))}"
+        )
+        top = ", ".join(f"{k} ×{n}" for k, n in r["routes"].most_common(8))
+        print(f"  requests to the fake: {sum(r['routes'].values())} ({top})")
+        print(
+            f"  bot log {r['log']}: {r['log_errors']} error/traceback lines, "
+            f"{r['log_warnings']} warnings"
+        )
+        if r["errors"]:
+            print(f"  unfinished tables: {dict(r['errors'])}")
+            for line in r["first_errors"]:
+                print(f"    {line}")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
+    p.add_argument("--rounds", type=int, default=3, choices=range(1, ROUNDS_TOTAL + 1))
+    p.add_argument("--mode", choices=("selects", "auto"), default="selects")
+    p.add_argument("--solver-workers", type=int, default=1)
+    p.add_argument("--ramp", type=float, default=0.0, help="open the tables over this many s")
+    p.add_argument("--step-timeout", type=float, default=60.0, help="s, for every single wait")
+    p.add_argument("--time-limit", type=float, default=600.0, help="s, per table count")
+    p.add_argument("--deadline", type=float, default=3.0, help="interaction deadline; 0 = off")
+    p.add_argument("--db-samples", type=int, default=100, help="rounds in the SQLite side run")
+    p.add_argument("--profile", help="run the bot under cProfile; writes PROFILE.<tables>")
+    p.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    return p.parse_args(argv)
+
+
+async def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    results = []
+    workdir = Path(tempfile.mkdtemp(prefix="capsa-load-"))
+    try:
+        with only_localhost():
+            for n in args.tables:
+                print(f"running {n} tables ...", flush=True)
+                start = time.monotonic()
+                results.append(await run_size(n, args, workdir))
+                print(f"  {n} tables took {time.monotonic() - start:.0f} s", flush=True)
+        report(results, args)
+    finally:
+        if args.keep:
+            print(f"\nkept {workdir}")
+        else:
+            for path in sorted(workdir.iterdir()):
+                path.unlink()
+            workdir.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
