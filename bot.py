@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -90,6 +93,15 @@ async def _on_item_error(
     await report_error(interaction, error, f"component {getattr(item, 'custom_id', item)}")
 
 
+def _die_with_parent() -> None:
+    """Solver workers end when the bot process dies, even by SIGKILL (Linux prctl)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the pool's own shutdown still ends them on a normal exit
+
+
 class CapsaBot(commands.Bot):
     def __init__(self, config: Config, executor: Executor | None = None) -> None:
         intents = discord.Intents.none()
@@ -107,6 +119,7 @@ class CapsaBot(commands.Bot):
         self.executor: Executor = executor or ProcessPoolExecutor(
             max_workers=max(1, config.solver_workers),
             mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_parent,
         )
         self.repo = None
         self.tables = TableManager(self)
