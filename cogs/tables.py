@@ -85,7 +85,11 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
     scores = []
     for index, player in enumerate(result.players):
         given = sum(1 for p in result.pairs_of(index) if p.sweep == index and p.kind == "rows")
-        taken = sum(1 for p in result.pairs_of(index) if p.sweep is not None and p.sweep != index)
+        taken = sum(
+            1
+            for p in result.pairs_of(index)
+            if p.sweep is not None and p.sweep != index and p.kind == "rows"
+        )
         best = None
         if player.rows is not None and not player.fouled:
             position, row = max(
@@ -367,13 +371,19 @@ class TableManager:
             deadline,
             {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
         )
+        self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
+        await self._prepare_round(match, rnd)
+
+    async def _prepare_round(self, match, rnd) -> None:  # noqa: ANN001
+        """Whatever of a dealt round is not done yet: the computers' settings, the status
+        message, the DMs. Safe to call again after a restart."""
         preset = preset_of(match)
         opponents = len(match.seats) - 1
 
         async def computer(seat) -> None:  # noqa: ANN001
-            arrangement = await self.arrange(
-                hands[seat.seat], preset, seat.level or match.bot_level, opponents, seed + seat.seat
-            )
+            cards = parse_cards(rnd.hands[seat.seat].cards)
+            level = seat.level or match.bot_level
+            arrangement = await self.arrange(cards, preset, level, opponents, rnd.seed + seat.seat)
             await self.repo.submit_hand(
                 rnd.id,
                 seat.seat,
@@ -384,23 +394,28 @@ class TableManager:
                 fouled=False,
             )
 
-        round_id = rnd.id
-        self.schedule(
-            match.id, deadline - time.time(), lambda: self.close_round(match.id, round_id)
-        )
-        await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot))
-        rnd = await self.repo.get_round(round_id)
+        waiting = {h.seat for h in rnd.hands if h.submitted_at is None}
+        await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
+        rnd = await self.repo.get_round(rnd.id)
         lang = match.language
-        try:
-            status = await self.channel(match.channel_id).send(
-                embed=embeds.status_embed(match, rnd, lang), view=views.status_view(match.id, lang)
+        if rnd.status_message_id is None:
+            try:
+                status = await self.channel(match.channel_id).send(
+                    embed=embeds.status_embed(match, rnd, lang),
+                    view=views.status_view(match.id, lang),
+                )
+                await self.repo.set_round_messages(rnd.id, status_message_id=status.id)
+            except discord.HTTPException:
+                log.exception("table %s: could not post the round status", match.id)
+        await asyncio.gather(
+            *(
+                self._send_builder_dm(match, rnd, seat)
+                for seat in match.seats
+                if not seat.is_bot
+                and rnd.hands[seat.seat].dm_message_id is None
+                and rnd.hands[seat.seat].submitted_at is None
             )
-            await self.repo.set_round_messages(round_id, status_message_id=status.id)
-        except discord.HTTPException:
-            log.exception("table %s: could not post the status of round %s", match.id, number)
-        for seat in match.seats:
-            if not seat.is_bot:
-                await self._send_builder_dm(match, rnd, seat)
+        )
 
     async def _send_builder_dm(self, match, rnd, seat) -> None:  # noqa: ANN001
         lang = match.language
@@ -667,6 +682,8 @@ class TableManager:
                 auto = [h.seat for h in rnd.hands if h.auto]
                 payload = result.to_dict() | {"auto": auto}
                 await self.repo.score_round(round_id, payload, round_scores(result))
+                for hand in rnd.hands:
+                    self._specials.pop((round_id, hand.seat), None)
                 rnd = await self.repo.get_round(round_id)
                 await self.refresh_status(match, rnd)
             if rnd.showdown_message_id is None:
@@ -824,6 +841,7 @@ class TableManager:
             self.schedule(
                 match.id, rnd.deadline - now, lambda: self.close_round(match.id, round_id)
             )
+            await self._prepare_round(match, rnd)
         else:
             round_id = rnd.id
             self.schedule(match.id, 0, lambda: self.close_round(match.id, round_id))
