@@ -19,9 +19,9 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs.strings  # noqa: F401  (registers the bot's words)
-from capsa.i18n import lang_from_locale, t
 from cogs.discord_endpoints import apply_endpoints
-from cogs.tables import TableManager, tell
+from cogs.replies import report_error
+from cogs.tables import TableManager
 from cogs.translator import CapsaTranslator
 from cogs.views import DYNAMIC_ITEMS
 from data.repository import open_repository
@@ -49,31 +49,28 @@ class Config:
 
     @classmethod
     def from_env(cls) -> Config:
-        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        """Read the settings; a malformed number raises ValueError naming the setting."""
+        guild = _number("DEV_GUILD_ID", int, None)
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             database_path=os.environ.get("DATABASE_PATH", "").strip() or "data/capsa.sqlite3",
-            dev_guild_id=int(guild) if guild else None,
+            dev_guild_id=guild,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
-            solver_workers=int(os.environ.get("SOLVER_WORKERS", "1") or 1),
-            guild_ready_timeout=float(os.environ.get("GUILD_READY_TIMEOUT", "2") or 2),
+            solver_workers=_number("SOLVER_WORKERS", int, 1),
+            guild_ready_timeout=_number("GUILD_READY_TIMEOUT", float, 2.0),
         )
 
 
-async def report_error(interaction: discord.Interaction, error: Exception, what: object) -> None:
-    """Log the traceback and tell the user briefly, in their language. Never raises."""
-    lang = lang_from_locale(str(interaction.locale))
-    if isinstance(error, app_commands.CommandOnCooldown):
-        text = t("ans.cooldown", lang)
-    else:
-        log.error("%s failed", what, exc_info=error)
-        text = t("ans.error", lang)
+def _number(name: str, kind: type, default: object) -> object:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
     try:
-        await tell(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error")
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not a number: fix it in your .env file") from None
 
 
 class CapsaTree(app_commands.CommandTree):
@@ -84,13 +81,6 @@ class CapsaTree(app_commands.CommandTree):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
         await report_error(interaction, error, f"command /{command}")
-
-
-async def _on_item_error(
-    interaction: discord.Interaction, error: Exception, item: discord.ui.Item
-) -> None:
-    """Component callbacks fail the same way commands do."""
-    await report_error(interaction, error, f"component {getattr(item, 'custom_id', item)}")
 
 
 def _die_with_parent() -> None:
@@ -130,7 +120,6 @@ class CapsaBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        discord.ui.View.on_error = staticmethod(_on_item_error)  # type: ignore[method-assign]
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -151,7 +140,11 @@ class CapsaBot(commands.Bot):
 
 def main() -> int:
     load_dotenv()
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ValueError as err:
+        print(err, file=sys.stderr)
+        return 2
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

@@ -272,6 +272,10 @@ class Bench:
         self.step = args.step_timeout
 
     async def act(self, table: Table, kind: str, call) -> InteractionResult:  # noqa: ANN001
+        """Think (``--think``), then make the interaction ``call`` and keep its result."""
+        low, high = self.args.think
+        if high > 0:
+            await asyncio.sleep(random.uniform(low, high))
         ix = await call
         table.interactions.append((kind, ix))
         if ix.expired or not ix.answered:
@@ -539,7 +543,8 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         f"Setup: 4 seats (2 scripted people + 2 computers), {args.rounds} rounds played of a "
         f"{ROUNDS_TOTAL}-round table, then /capsa cancel; mode={args.mode}, "
         f"SOLVER_WORKERS={args.solver_workers}, interaction deadline={args.deadline or 'off'} s, "
-        f"ramp={args.ramp} s, {os.cpu_count()} CPUs."
+        f"ramp={args.ramp} s, think={args.think[0]:g}-{args.think[1]:g} s, "
+        f"{os.cpu_count()} CPUs."
     )
     rows: list[tuple[str, ...]] = []
     for r in results:
@@ -643,6 +648,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--mode", choices=("selects", "auto"), default="selects")
     p.add_argument("--solver-workers", type=int, default=1)
     p.add_argument("--ramp", type=float, default=0.0, help="open the tables over this many s")
+    p.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(0.0, 0.0),
+        metavar=("MIN", "MAX"),
+        help="s a person waits before each click/select (uniform); default 0 0 = immediate",
+    )
     p.add_argument("--step-timeout", type=float, default=60.0, help="s, for every single wait")
     p.add_argument("--time-limit", type=float, default=600.0, help="s, per table count")
     p.add_argument("--deadline", type=float, default=3.0, help="interaction deadline; 0 = off")

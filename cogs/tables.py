@@ -29,6 +29,7 @@ from capsa.showdown import signed
 from capsa.solver import arrange_async
 from capsa.specials import available, find_setting
 from cogs import embeds, views
+from cogs.replies import tell
 from data.repository import (
     AlreadySeated,
     NotInLobby,
@@ -115,14 +116,6 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
             )
         )
     return scores
-
-
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 class TableManager:

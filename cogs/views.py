@@ -6,6 +6,7 @@ old messages keep working after a restart. Callbacks hand over to the TableManag
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,6 +14,7 @@ import discord
 from capsa.builder import Draft
 from capsa.i18n import t
 from capsa.names import special_name
+from cogs.replies import component_error
 
 if TYPE_CHECKING:
     from cogs.tables import TableManager
@@ -20,6 +22,17 @@ if TYPE_CHECKING:
 
 def _tables(interaction: discord.Interaction) -> TableManager:
     return interaction.client.tables  # type: ignore[attr-defined]
+
+
+async def _guarded(
+    item: discord.ui.Item, interaction: discord.Interaction, work: Awaitable[None]
+) -> None:
+    """discord.py logs and drops a DynamicItem callback's exception (View.on_error is never
+    called for them), so every callback reports its own errors like commands do."""
+    try:
+        await work
+    except Exception as error:
+        await component_error(interaction, error, item)
 
 
 LOBBY_ACTIONS = {
@@ -50,7 +63,11 @@ class LobbyButton(
         return cls(int(match["match"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).lobby_action(interaction, self.match_id, self.action)
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).lobby_action(interaction, self.match_id, self.action),
+        )
 
 
 def lobby_view(match_id: int, lang: str) -> discord.ui.View:
@@ -79,7 +96,11 @@ class ShowHandButton(
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).open_builder(interaction, match_id=self.match_id)
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).open_builder(interaction, match_id=self.match_id),
+        )
 
 
 def status_view(match_id: int, lang: str) -> discord.ui.View:
@@ -108,7 +129,11 @@ class NextRoundButton(
         return cls(int(match["match"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).next_pressed(interaction, self.match_id, self.number)
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).next_pressed(interaction, self.match_id, self.number),
+        )
 
 
 def next_view(match_id: int, number: int, lang: str) -> discord.ui.View:
@@ -156,8 +181,12 @@ class BuilderSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _tables(interaction).builder_action(
-            interaction, self.act, self.round_id, self.seat, self.masks, values
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).builder_action(
+                interaction, self.act, self.round_id, self.seat, self.masks, values
+            ),
         )
 
 
@@ -182,8 +211,12 @@ class BuilderButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).builder_action(
-            interaction, self.act, self.round_id, self.seat, self.masks, []
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).builder_action(
+                interaction, self.act, self.round_id, self.seat, self.masks, []
+            ),
         )
 
 
@@ -268,7 +301,11 @@ class LeaderboardButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.board import show_leaderboard
 
-        await show_leaderboard(interaction, self.sort, self.period, self.page, edit=True)
+        await _guarded(
+            self,
+            interaction,
+            show_leaderboard(interaction, self.sort, self.period, self.page, edit=True),
+        )
 
 
 def leaderboard_view(sort: str, period: str, page: int, pages: int, lang: str) -> discord.ui.View:
