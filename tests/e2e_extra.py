@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-import cogs.tables
+import cogs.rounds
 from capsa.cards import DECK, Card, parse_cards, sort_hand
 from capsa.names import special_name
 from capsa.presets import SPECIALS, Preset
@@ -154,7 +154,7 @@ def rig_deal(
     as card text). Seats not given get the rest of the deck, shuffled with ``seed``; they
     must hold no special that ``preset`` pays, so computer players cannot declare one.
 
-    This replaces ``cogs.tables.deal_cards`` (the bot's ``capsa.cards.deal``) for the test:
+    This replaces ``cogs.rounds.deal_cards`` (the bot's ``capsa.cards.deal``) for the test:
     the bot still stores the deal, draws it, and scores it exactly as it would a random one.
     """
     hands: dict[int, list[Card]] = {}
@@ -174,7 +174,7 @@ def rig_deal(
         assert count == players, f"the bot dealt to {count} players, rigged for {players}"
         return [list(hands[seat]) for seat in range(players)]
 
-    monkeypatch.setattr(cogs.tables, "deal_cards", deal)
+    monkeypatch.setattr(cogs.rounds, "deal_cards", deal)
     return hands
 
 

@@ -1,0 +1,194 @@
+"""Lobbies: open a table, join, leave, add computers, start, cancel, expire."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+
+from capsa.cards import CapsaError
+from capsa.i18n import t
+from capsa.presets import get_preset
+from cogs import embeds, views
+from cogs.replies import tell
+from cogs.table_base import TableBase
+from data.repository import (
+    AlreadySeated,
+    NotInLobby,
+    NotSeated,
+    TableExists,
+    TableFull,
+)
+
+log = logging.getLogger(__name__)
+
+
+class LobbyFlow(TableBase):
+    async def open_table(
+        self,
+        interaction: discord.Interaction,
+        seats: int | None,
+        rounds: int | None,
+        rules: str | None,
+        countdown: int | None,
+        bots: str | None,
+    ) -> None:
+        lang = await self.user_lang(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await tell(interaction, t("ans.guild_only", lang))
+            return
+        settings = await self.repo.guild_settings(interaction.guild_id)
+        seats = seats or 4
+        rounds = rounds or settings.rounds
+        countdown = countdown or settings.countdown
+        if seats not in (2, 3, 4):
+            await tell(interaction, t("ans.bad_seats", lang))
+            return
+        if rounds not in (5, 10):
+            await tell(interaction, t("ans.bad_rounds", lang))
+            return
+        if not 30 <= countdown <= 300:
+            await tell(interaction, t("ans.bad_countdown", lang))
+            return
+        try:
+            preset = get_preset(rules or settings.preset)
+        except CapsaError as err:
+            await tell(interaction, str(err))
+            return
+        table_lang = settings.language if settings.language in ("en", "id") else lang
+        try:
+            match = await self.repo.create_match(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                preset=preset.name,
+                options=preset.options,
+                rounds_total=rounds,
+                countdown=countdown,
+                bot_level=bots or settings.bot_level,
+                timeout_action=settings.timeout_action,
+                seats_count=seats,
+                language=table_lang,
+                lobby_expires_at=time.time() + self.lobby_seconds,
+                host_name=interaction.user.display_name,
+            )
+        except TableExists:
+            await tell(interaction, t("ans.channel_busy", lang))
+            return
+        except AlreadySeated:
+            await tell(interaction, t("ans.already_seated", lang))
+            return
+        await interaction.response.send_message(
+            embed=embeds.lobby_embed(match, table_lang), view=views.lobby_view(match.id, table_lang)
+        )
+        message = await interaction.original_response()
+        await self.repo.set_lobby_message(match.id, message.id)
+        self.schedule(match.id, self.lobby_seconds, lambda: self.expire_lobby(match.id))
+
+    async def expire_lobby(self, match_id: int) -> None:
+        async with self.locks[match_id]:
+            match = await self.repo.get_match(match_id)
+            if match is None or match.status != "lobby":
+                return
+            await self.repo.cancel_match(match_id)
+            await self._close_lobby_message(match, "lobby.expired")
+
+    async def _close_lobby_message(self, match, key: str) -> None:  # noqa: ANN001
+        if match.lobby_message_id is None:
+            return
+        try:
+            message = self.channel(match.channel_id).get_partial_message(match.lobby_message_id)
+            await message.edit(embed=embeds.lobby_embed(match, match.language, key), view=None)
+        except discord.HTTPException:
+            log.warning("table %s: could not update the lobby message", match.id)
+
+    async def lobby_action(
+        self, interaction: discord.Interaction, match_id: int, action: str
+    ) -> None:
+        lang = await self.user_lang(interaction)
+        async with self.locks[match_id]:
+            match = await self.repo.get_match(match_id)
+            if match is None or match.status != "lobby":
+                await tell(interaction, t("ans.not_lobby", lang))
+                return
+            user = interaction.user
+            try:
+                if action == "join":
+                    if any(s.user_id == user.id for s in match.seats):
+                        await tell(interaction, t("ans.already_here", lang))
+                        return
+                    match = await self.repo.add_seat(match_id, user.id, user.display_name)
+                elif action == "leave":
+                    if user.id == match.host_id:
+                        await tell(interaction, t("ans.host_leave", lang))
+                        return
+                    match = await self.repo.remove_seat(match_id, user.id)
+                elif action in ("add", "start", "cancel"):
+                    if not self.is_manager(interaction, match):
+                        await tell(interaction, t("ans.host_only", lang))
+                        return
+                    if action == "add":
+                        match = await self._add_computer(match)
+                    elif action == "cancel":
+                        await self.repo.cancel_match(match_id)
+                        self.cancel_timer(match_id)
+                        await interaction.response.edit_message(
+                            embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
+                            view=None,
+                        )
+                        return
+                    else:
+                        while len(match.seats) < match.seats_count:
+                            match = await self._add_computer(match)
+                        await self.repo.start_match(match_id)
+                        self.cancel_timer(match_id)
+                        await interaction.response.edit_message(
+                            embed=embeds.lobby_embed(match, match.language, "lobby.started"),
+                            view=None,
+                        )
+                        match = await self.repo.get_match(match_id)
+                        await self.start_round(match, 1)
+                        return
+            except TableFull:
+                await tell(interaction, t("ans.full", lang))
+                return
+            except AlreadySeated:
+                await tell(interaction, t("ans.already_seated", lang))
+                return
+            except NotSeated:
+                await tell(interaction, t("ans.not_seated", lang))
+                return
+            except NotInLobby:
+                await tell(interaction, t("ans.not_lobby", lang))
+                return
+            await interaction.response.edit_message(
+                embed=embeds.lobby_embed(match, match.language),
+                view=views.lobby_view(match_id, match.language),
+            )
+
+    async def _add_computer(self, match):  # noqa: ANN001, ANN202
+        number = sum(1 for s in match.seats if s.is_bot) + 1
+        name = t("bot.name", match.language, n=number)
+        return await self.repo.add_seat(match.id, None, name, match.bot_level)
+
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """``/capsa cancel``: the host or a manager stops the table in this channel."""
+        lang = await self.user_lang(interaction)
+        match = await self.repo.active_match_in_channel(interaction.channel_id)
+        if match is None:
+            await tell(interaction, t("ans.no_table", lang))
+            return
+        if not self.is_manager(interaction, match):
+            await tell(interaction, t("ans.host_only", lang))
+            return
+        async with self.locks[match.id]:
+            await self.repo.cancel_match(match.id)
+            self.cancel_timer(match.id)
+        if match.status == "lobby":
+            await self._close_lobby_message(match, "lobby.cancelled")
+        else:
+            await self._close_status_message(match)
+        await interaction.response.send_message(
+            t("ans.cancelled", lang, name=interaction.user.display_name)
+        )

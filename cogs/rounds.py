@@ -1,0 +1,312 @@
+"""Rounds: deal, status and DMs, countdown, scoring once, showdown, next round, resume."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import secrets
+import time
+
+import discord
+
+from capsa.builder import Draft
+from capsa.cards import deal as deal_cards
+from capsa.cards import parse_cards
+from capsa.i18n import t
+from capsa.match import standings
+from capsa.scoring import RoundResult
+from cogs import embeds, views
+from cogs.replies import tell
+from cogs.table_base import TableBase, preset_of, round_result, round_scores, seat_names
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007  # Discord: cannot send messages to this user
+
+
+class RoundFlow(TableBase):
+    async def start_round(self, match, number: int) -> None:  # noqa: ANN001
+        """Deal, let the computers set, post the status message, DM the builders. Idempotent."""
+        existing = await self.repo.current_round(match.id)
+        if existing is not None and existing.number >= number:
+            return
+        seed = secrets.randbits(48)
+        hands = deal_cards(len(match.seats), seed)
+        deadline = time.time() + match.countdown
+        rnd = await self.repo.start_round(
+            match.id,
+            number,
+            seed,
+            deadline,
+            {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
+        )
+        self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
+        await self._prepare_round(match, rnd)
+
+    async def _prepare_round(self, match, rnd) -> None:  # noqa: ANN001
+        """Whatever of a dealt round is not done yet: the computers' settings, the status
+        message, the DMs. Safe to call again after a restart."""
+        preset = preset_of(match)
+        opponents = len(match.seats) - 1
+
+        async def computer(seat) -> None:  # noqa: ANN001
+            cards = parse_cards(rnd.hands[seat.seat].cards)
+            level = seat.level or match.bot_level
+            arrangement = await self.arrange(cards, preset, level, opponents, rnd.seed + seat.seat)
+            await self.repo.submit_hand(
+                rnd.id,
+                seat.seat,
+                [c.code for c in arrangement.back],
+                [c.code for c in arrangement.middle],
+                [c.code for c in arrangement.front],
+                arrangement.declare,
+                fouled=False,
+            )
+
+        waiting = {h.seat for h in rnd.hands if h.submitted_at is None}
+        await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
+        rnd = await self.repo.get_round(rnd.id)
+        lang = match.language
+        if rnd.status_message_id is None:
+            try:
+                status = await self.channel(match.channel_id).send(
+                    embed=embeds.status_embed(match, rnd, lang),
+                    view=views.status_view(match.id, lang),
+                )
+                await self.repo.set_round_messages(rnd.id, status_message_id=status.id)
+            except discord.HTTPException:
+                log.exception("table %s: could not post the round status", match.id)
+        await asyncio.gather(
+            *(
+                self._send_builder_dm(match, rnd, seat)
+                for seat in match.seats
+                if not seat.is_bot
+                and rnd.hands[seat.seat].dm_message_id is None
+                and rnd.hands[seat.seat].submitted_at is None
+            )
+        )
+
+    async def _send_builder_dm(self, match, rnd, seat) -> None:  # noqa: ANN001
+        lang = match.language
+        hand = rnd.hands[seat.seat]
+        draft = Draft.start(parse_cards(hand.cards))
+        embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
+        try:
+            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+            message = await user.send(embed=embed, view=view, files=[picture] if picture else [])
+            await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
+            return
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
+        except discord.HTTPException:
+            log.exception("table %s: could not DM seat %s", match.id, seat.seat)
+        try:  # tell them in the channel; "Show my hand" opens the same builder there
+            await self.channel(match.channel_id).send(
+                t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except discord.HTTPException:
+            log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
+
+    async def _close_status_message(self, match) -> None:  # noqa: ANN001
+        rnd = await self.repo.current_round(match.id)
+        if rnd is None or rnd.status != "open" or rnd.status_message_id is None:
+            return
+        try:
+            message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+            embed = embeds.status_embed(match, rnd, match.language)
+            embed.description = t("lobby.cancelled", match.language)
+            await message.edit(embed=embed, view=None)
+        except discord.HTTPException:
+            log.warning("table %s: could not close the status message", match.id)
+
+    async def refresh_status(self, match, rnd) -> None:  # noqa: ANN001
+        if rnd.status_message_id is None:
+            return
+        try:
+            message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+            done = rnd.status != "open" or all(h.submitted_at is not None for h in rnd.hands)
+            view = None if done else views.status_view(match.id, match.language)
+            await message.edit(embed=embeds.status_embed(match, rnd, match.language), view=view)
+        except discord.HTTPException:
+            log.warning("table %s: could not update the status message", match.id)
+
+    async def close_round(self, match_id: int, round_id: int) -> None:
+        """Fill in the missing settings, score once, post the showdown, go on."""
+        async with self.locks[match_id]:
+            match = await self.repo.get_match(match_id)
+            rnd = await self.repo.get_round(round_id)
+            if match is None or rnd is None or match.status != "playing":
+                return
+            if rnd.status == "open":
+                await self._fill_missing(match, rnd)
+                rnd = await self.repo.get_round(round_id)
+                result = round_result(match, rnd)
+                auto = [h.seat for h in rnd.hands if h.auto]
+                payload = result.to_dict() | {"auto": auto}
+                await self.repo.score_round(round_id, payload, round_scores(result))
+                for hand in rnd.hands:
+                    self._specials.pop((round_id, hand.seat), None)
+                rnd = await self.repo.get_round(round_id)
+                await self.refresh_status(match, rnd)
+            if rnd.showdown_message_id is None:
+                await self._post_showdown(match, rnd)
+            self.cancel_timer(match_id)
+            if rnd.number >= match.rounds_total:
+                await self._finish(match)
+            else:
+                delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
+                number = rnd.number + 1
+                self.schedule(match_id, delay, lambda: self.start_next(match_id, number))
+
+    async def _fill_missing(self, match, rnd) -> None:  # noqa: ANN001
+        preset = preset_of(match)
+        foul = match.timeout_action == "foul"
+        for hand in rnd.hands:
+            if hand.submitted_at is not None:
+                continue
+            arrangement = await self.arrange(
+                parse_cards(hand.cards),
+                preset,
+                "normal",
+                len(match.seats) - 1,
+                rnd.seed + hand.seat,
+            )
+            rows = (
+                arrangement.ordinary
+                if foul
+                else (arrangement.back, arrangement.middle, arrangement.front)
+            )
+            await self.repo.submit_hand(
+                rnd.id,
+                hand.seat,
+                *([c.code for c in row] for row in rows),
+                None if foul else arrangement.declare,
+                fouled=foul,
+                auto=True,
+            )
+
+    async def _post_showdown(self, match, rnd) -> None:  # noqa: ANN001
+        lang = match.language
+        result = round_result(match, rnd)
+        totals = await self._totals(match)
+        auto = {h.seat for h in rnd.hands if h.auto}
+        embed_list = embeds.showdown_embeds(
+            result, totals, rnd.number, match.rounds_total, lang, auto
+        )
+        image = await self._render(result, lang, embed_list[0].title)
+        files = []
+        if image is not None:
+            files.append(discord.File(io.BytesIO(image), filename="showdown.png"))
+            embed_list[0].set_image(url="attachment://showdown.png")
+        last = rnd.number >= match.rounds_total
+        if not last:
+            when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
+            embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
+        view = None if last else views.next_view(match.id, rnd.number, lang)
+        try:
+            kwargs = {"embeds": embed_list, "files": files}
+            if view is not None:
+                kwargs["view"] = view
+            message = await self.channel(match.channel_id).send(**kwargs)
+        except discord.HTTPException:
+            log.exception("table %s: could not post the showdown of round %s", match.id, rnd.number)
+            return
+        await self.repo.set_round_messages(rnd.id, showdown_message_id=message.id)
+
+    async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
+        from capsa.render import render_showdown
+
+        try:
+            return await asyncio.to_thread(render_showdown, result, lang, title)
+        except Exception:
+            log.exception("could not draw the showdown")
+            return None
+
+    async def _totals(self, match) -> dict[str, float]:  # noqa: ANN001
+        names = seat_names(match)
+        by_seat = await self.repo.match_totals(match.id)
+        return {names[s.seat]: by_seat.get(s.seat, 0) for s in match.seats}
+
+    async def _finish(self, match) -> None:  # noqa: ANN001
+        totals = await self._totals(match)
+        table = standings(totals)
+        names = seat_names(match)
+        by_name = {name: seat for seat, name in names.items()}
+        places = {by_name[s.name]: s.place for s in table}
+        if not await self.repo.finish_match(match.id, places):
+            return
+        embed = embeds.standings_embed(table, match.language)
+        files = []
+        try:
+            from capsa.render import render_standings
+
+            image = await asyncio.to_thread(render_standings, table, match.language, embed.title)
+            files.append(discord.File(io.BytesIO(image), filename="standings.png"))
+            embed.set_image(url="attachment://standings.png")
+        except Exception:
+            log.exception("could not draw the standings")
+        await self.channel(match.channel_id).send(embed=embed, files=files)
+
+    async def next_pressed(
+        self, interaction: discord.Interaction, match_id: int, number: int
+    ) -> None:
+        lang = await self.user_lang(interaction)
+        match = await self.repo.get_match(match_id)
+        if match is None or match.status != "playing":
+            await tell(interaction, t("ans.stale", lang))
+            return
+        if not self.is_manager(interaction, match):
+            await tell(interaction, t("ans.host_only", lang))
+            return
+        current = await self.repo.current_round(match_id)
+        if current is not None and current.number > number:  # an old showdown's button
+            await tell(interaction, t("ans.next_started", lang, k=current.number))
+            return
+        if current is None or current.number != number or current.status != "scored":
+            await tell(interaction, t("ans.next_wait", lang))
+            return
+        await interaction.response.edit_message(view=None)
+        await self.start_next(match_id, number + 1)
+
+    async def start_next(self, match_id: int, number: int) -> None:
+        async with self.locks[match_id]:
+            match = await self.repo.get_match(match_id)
+            if match is None or match.status != "playing":
+                return
+            current = await self.repo.current_round(match_id)
+            if current is not None and (current.number >= number or current.status != "scored"):
+                return
+            await self.start_round(match, number)
+
+    # --- start-up -------------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Pick every open table up again: lobbies' expiry, countdowns, pending showdowns."""
+        for match in await self.repo.active_matches():
+            try:
+                await self._resume(match)
+            except Exception:
+                log.exception("table %s: could not resume", match.id)
+
+    async def _resume(self, match) -> None:  # noqa: ANN001
+        now = time.time()
+        if match.status == "lobby":
+            self.schedule(
+                match.id, match.lobby_expires_at - now, lambda: self.expire_lobby(match.id)
+            )
+            return
+        rnd = await self.repo.current_round(match.id)
+        if rnd is None:
+            self.schedule(match.id, 0, lambda: self.start_next(match.id, 1))
+        elif rnd.status == "open":
+            round_id = rnd.id
+            self.schedule(
+                match.id, rnd.deadline - now, lambda: self.close_round(match.id, round_id)
+            )
+            await self._prepare_round(match, rnd)
+        else:
+            round_id = rnd.id
+            self.schedule(match.id, 0, lambda: self.close_round(match.id, round_id))
