@@ -36,6 +36,7 @@ register(
             "The {row} row needs exactly 5 cards; you picked {count}.",
             "Baris {row} butuh tepat 5 kartu; kamu memilih {count}.",
         ),
+        "builder.not_held": ("{card} is not in your hand.", "{card} tidak ada di kartumu."),
         "builder.clash": (
             "{card} is already in another row: pick it again after removing it there.",
             "{card} sudah ada di baris lain: lepaskan dulu dari sana.",
@@ -124,7 +125,7 @@ class Draft:
         other = self.middle if position == "back" else self.back
         for card in cards:
             if card not in self.hand:
-                raise CapsaError(f"'{card.code}' is not in your hand")
+                raise CapsaError(t("builder.not_held", lang, card=card.symbol))
             if card in other:
                 raise CapsaError(t("builder.clash", lang, card=card.symbol))
         chosen = tuple(sort_hand(cards))

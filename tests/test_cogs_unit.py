@@ -575,7 +575,7 @@ async def test_submit_of_a_valid_draft_stores_it_unfouled(fake_bot, repo) -> Non
         ("b", ("", PAIRS), "AS KS QS JS 3H", "3♥ is already in another row"),
         ("b", ("", ""), "AS KS QS JS", "The back row needs exactly 5 cards; you picked 4."),
         ("m", ("", ""), "AS KS QS JS TS 9H", "The middle row needs exactly 5 cards; you picked 6"),
-        ("b", ("", ""), "AS KS QS JS 2H", "2H"),  # not in the hand
+        ("b", ("", ""), "AS KS QS JS 2H", "2♥ is not in your hand"),  # not in the hand
     ],
 )
 async def test_bad_select_values_get_a_clear_error(
