@@ -312,6 +312,22 @@ ROW_STEP = 52  # cards inside a row of the arranged hand
 ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
 
 
+def _titled_canvas(
+    width: int, height: int, title_h: int, heading: str
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank table-green picture with its heading centred in the top band."""
+    canvas = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(canvas)
+    draw.text(
+        (width / 2, MARGIN + title_h / 2 - 4),
+        _fit(heading, 26, True, width - 2 * MARGIN),
+        font=_font(26),
+        fill=TEXT,
+        anchor="mm",
+    )
+    return canvas, draw
+
+
 def render_hand(
     cards: Sequence[Card],
     rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]] | None = None,
@@ -470,16 +486,7 @@ def render_showdown(result: RoundResult, lang: str = "en", title: str | None = N
         + legend_h
         + MARGIN
     )
-    canvas = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(canvas)
-    heading = title if title is not None else t("render.showdown", lang)
-    draw.text(
-        (width / 2, MARGIN + title_h / 2 - 4),
-        _fit(heading, 26, True, width - 2 * MARGIN),
-        font=_font(26),
-        fill=TEXT,
-        anchor="mm",
-    )
+    canvas, draw = _titled_canvas(width, height, title_h, title or t("render.showdown", lang))
     pair_of = {}
     for pair in result.pairs:
         i, j = pair.players
@@ -671,16 +678,7 @@ def render_standings(
     line_h = 46
     n = max(len(standings), 1)
     height = MARGIN + title_h + n * line_h + MARGIN
-    canvas = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(canvas)
-    heading = title if title is not None else t("render.standings", lang)
-    draw.text(
-        (width / 2, MARGIN + title_h / 2 - 4),
-        _fit(heading, 26, True, width - 2 * MARGIN),
-        font=_font(26),
-        fill=TEXT,
-        anchor="mm",
-    )
+    canvas, draw = _titled_canvas(width, height, title_h, title or t("render.standings", lang))
     name_x = MARGIN + 40
     name_w = 170
     bar_left = name_x + name_w + 12
