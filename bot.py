@@ -83,6 +83,13 @@ class CapsaTree(app_commands.CommandTree):
         await report_error(interaction, error, f"command /{command}")
 
 
+def _warm_up() -> None:
+    """Load the solver's tables in a worker process."""
+    from capsa.solver_model import load_tables
+
+    load_tables()
+
+
 def _die_with_parent() -> None:
     """Solver workers end when the bot process dies, even by SIGKILL (Linux prctl)."""
     try:
@@ -115,6 +122,8 @@ class CapsaBot(commands.Bot):
         self.tables = TableManager(self)
 
     async def setup_hook(self) -> None:
+        if self._own_executor:  # start the solver worker now, not on the first deal
+            self.executor.submit(_warm_up)
         self.repo = await open_repository(self.config.database_path)
         await self.tree.set_translator(CapsaTranslator())
         for extension in EXTENSIONS:
