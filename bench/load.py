@@ -4,6 +4,8 @@ Run from the repository root (prints a table; checks nothing):
 
     .venv/bin/python bench/load.py                      # 50, 200, 500 tables, a fresh bot each
     .venv/bin/python bench/load.py --tables 200         # one size
+    .venv/bin/python bench/load.py --tables 200 --deadline 0   # no 3 s expiry: every table ends
+    .venv/bin/python bench/load.py --tables 200 --think 5 15   # people who take 5-15 s a click
     .venv/bin/python bench/load.py --tables 200 --profile /tmp/bot.prof   # bot under cProfile
 
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
@@ -58,6 +60,7 @@ import os
 import random
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -532,9 +535,27 @@ def collect(fake: FakeDiscord, world: list[Table], offset: float) -> dict:
 # --- report ---------------------------------------------------------------------------------
 
 
+def code_version() -> str:
+    """The git commit the bot ran from (and whether the tree had local changes)."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return f"{head or 'unknown'}{' + local changes' if dirty else ''}"
+
+
 def report(results: list[dict], args: argparse.Namespace) -> None:
     mb = 1024 * 1024
     print()
+    print(f"Code: {args.code} (at the start of the run)")
     print(
         f"Targets at {TARGET_TABLES} tables: ack p99 < {ms(TARGET_ACK_P99)}, "
         f"showdown < {secs(TARGET_SHOWDOWN)} after the last submit."
@@ -667,6 +688,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 async def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    args.code = code_version()
     results = []
     workdir = Path(tempfile.mkdtemp(prefix="capsa-load-"))
     try:

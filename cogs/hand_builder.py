@@ -37,7 +37,7 @@ class BuilderFlow(TableBase):
         view = views.builder_view(rnd.id, seat, draft, lang, special)
         picture = await self._draw_hand(draft, lang)
         if picture is not None:
-            embed.set_image(url="attachment://hand.png")
+            embed.set_image(url="attachment://hand.jpg")
         return embed, view, picture
 
     async def _draw_hand(self, draft: Draft, lang: str) -> discord.File | None:
@@ -49,7 +49,7 @@ class BuilderFlow(TableBase):
         except Exception:
             log.exception("could not draw a hand")
             return None
-        return discord.File(io.BytesIO(image), filename="hand.png")
+        return discord.File(io.BytesIO(image), filename="hand.jpg")
 
     async def special_for(self, match, rnd, seat: int) -> str | None:  # noqa: ANN001
         key = (rnd.id, seat)
@@ -109,6 +109,9 @@ class BuilderFlow(TableBase):
         masks: tuple[int, int],
         values: list[str],
     ) -> None:
+        # Acknowledge first: everything below (database, solver, picture) may take a while
+        # on a busy bot, and Discord gives a click 3 seconds.
+        await interaction.response.defer()
         lang = await self.user_lang(interaction)
         rnd = await self.repo.get_round(round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
@@ -138,7 +141,6 @@ class BuilderFlow(TableBase):
         elif act == "c":
             draft = draft.cleared()
         elif act == "a":
-            await interaction.response.defer()
             arrangement = await self.arrange(
                 draft.hand, preset_of(match), "normal", len(match.seats) - 1, rnd.seed + seat
             )
@@ -151,11 +153,6 @@ class BuilderFlow(TableBase):
                     value=preset_of(match).specials[arrangement.special],
                     ordinary=signed(round(arrangement.ordinary_expected, 1)),
                 )
-            embed, view, picture = await self.builder_payload(match, rnd, seat, draft, lang, note)
-            await interaction.edit_original_response(
-                embed=embed, view=view, attachments=[picture] if picture else []
-            )
-            return
         elif act == "d":
             await self._declare(interaction, match, rnd, seat, draft, special, lang)
             return
@@ -164,7 +161,7 @@ class BuilderFlow(TableBase):
                 await tell(interaction, t("hand.incomplete", lang))
                 return
             if act == "s" and draft.fouled:
-                await interaction.response.send_message(
+                await interaction.followup.send(
                     t("hand.confirm_foul", lang),
                     view=views.confirm_foul_view(rnd.id, seat, draft, lang),
                     ephemeral=True,
@@ -173,7 +170,7 @@ class BuilderFlow(TableBase):
             await self._submit(interaction, match, rnd, seat, draft, None, lang)
             return
         embed, view, picture = await self.builder_payload(match, rnd, seat, draft, lang, note)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             embed=embed, view=view, attachments=[picture] if picture else []
         )
 
@@ -185,7 +182,6 @@ class BuilderFlow(TableBase):
             back, middle, _ = find_setting(draft.hand, special)
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
-            await interaction.response.defer()
             arrangement = await self.arrange(
                 draft.hand, preset_of(match), "normal", len(match.seats) - 1, rnd.seed + seat
             )
@@ -201,12 +197,9 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.already", lang))
             return
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=locked, view=None, attachments=[])
-        else:
-            await interaction.response.edit_message(
-                content=None, embed=locked, view=None, attachments=[]
-            )
+        await interaction.edit_original_response(
+            content=None, embed=locked, view=None, attachments=[]
+        )
         hand = rnd.hands[seat]
         if interaction.message is not None and hand.dm_message_id not in (
             None,

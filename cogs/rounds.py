@@ -87,14 +87,23 @@ class RoundFlow(TableBase):
             )
         )
 
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with a player: opened once, then remembered (two fewer requests
+        for every deal)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = self._dm_channels[user_id] = int(data["id"])
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
     async def _send_builder_dm(self, match, rnd, seat) -> None:  # noqa: ANN001
         lang = match.language
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
         embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            message = await user.send(embed=embed, view=view, files=[picture] if picture else [])
+            dm = await self._dm_channel(seat.user_id)
+            message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
         except discord.Forbidden as err:

@@ -106,6 +106,7 @@ class TableBase:
         self.lobby_seconds = LOBBY_SECONDS
         self.next_round_seconds = NEXT_ROUND_SECONDS
         self._specials: dict[tuple[int, int], str | None] = {}
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
 
     @property
     def repo(self):  # noqa: ANN201

@@ -96,6 +96,11 @@ class SqliteRepository:
         self._conn = conn
         self._lock = asyncio.Lock()
         self.path = path
+        # Read caches for the two records every interaction needs. Entries are immutable
+        # records, filled under the lock and dropped under the lock by every write that
+        # changes them, so a reader never sees a write undone (one bot process per file).
+        self._settings_cache: dict[int, GuildSettings] = {}
+        self._match_cache: dict[int, MatchRecord] = {}
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteRepository:
@@ -256,8 +261,12 @@ class SqliteRepository:
     # ------------------------------------------------------------------ settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            return cached
         async with self._tx(write=False):
-            return await self._settings(guild_id)
+            settings = self._settings_cache[guild_id] = await self._settings(guild_id)
+            return settings
 
     async def _settings(self, guild_id: int) -> GuildSettings:
         row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -268,6 +277,7 @@ class SqliteRepository:
     async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
         clean = validate_guild_settings(fields)
         async with self._tx():
+            self._settings_cache.pop(guild_id, None)
             if clean:
                 names = list(clean)
                 await self._exec(
@@ -369,6 +379,7 @@ class SqliteRepository:
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             await self._exec(
                 "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
             )
@@ -384,6 +395,7 @@ class SqliteRepository:
     ) -> MatchRecord:
         t = _now(now)
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             row = await self._one(
                 "SELECT guild_id, status, seats_count FROM matches WHERE id = ?", (match_id,)
             )
@@ -417,6 +429,7 @@ class SqliteRepository:
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             row = await self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
             if row is None:
                 raise NotInLobby(f"table #{match_id} does not exist")
@@ -433,6 +446,7 @@ class SqliteRepository:
 
     async def start_match(self, match_id: int, *, now: float | None = None) -> bool:
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             return 1 == await self._exec(
                 "UPDATE matches SET status = 'playing', started_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
@@ -441,6 +455,7 @@ class SqliteRepository:
 
     async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             return 1 == await self._exec(
                 "UPDATE matches SET status = 'cancelled', finished_at = ?"
                 " WHERE id = ? AND status IN ('lobby', 'playing')",
@@ -451,6 +466,7 @@ class SqliteRepository:
         self, match_id: int, places: dict[int, int], *, now: float | None = None
     ) -> bool:
         async with self._tx():
+            self._match_cache.pop(match_id, None)
             changed = await self._exec(
                 "UPDATE matches SET status = 'finished', finished_at = ?"
                 " WHERE id = ? AND status = 'playing'",
@@ -467,8 +483,14 @@ class SqliteRepository:
             return True
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
+        cached = self._match_cache.get(match_id)
+        if cached is not None:
+            return cached
         async with self._tx(write=False):
-            return await self._match(match_id)
+            match = await self._match(match_id)
+            if match is not None:
+                self._match_cache[match_id] = match
+            return match
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         async with self._tx(write=False):
@@ -491,6 +513,7 @@ class SqliteRepository:
     async def expire_lobbies(self, now: float | None = None) -> list[int]:
         t = _now(now)
         async with self._tx():
+            self._match_cache.clear()
             ids = [
                 r[0]
                 for r in await self._all(

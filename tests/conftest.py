@@ -11,4 +11,5 @@ from tests.fakediscord import FakeDiscord, only_localhost
 async def fake_discord():
     with only_localhost():
         async with FakeDiscord() as fake:
+            fake.settle_deferred_updates = True  # the hand builder acknowledges first
             yield fake

@@ -81,20 +81,23 @@ class FakeResponse:
 
 
 class FakeBot:
-    """What the TableManager uses of the bot: repo, executor, channels, users."""
+    """What the TableManager uses of the bot: repo, executor, channels, DM channels."""
 
     def __init__(self, repo, executor: ThreadPoolExecutor) -> None:  # noqa: ANN001
         self.repo = repo
         self.executor = executor
         self.channels: dict[int, MagicMock] = {}
-        self.users: dict[int, MagicMock] = {}
         self._ids = itertools.count(5000)
         self.tables = TableManager(self)
+        self.http = SimpleNamespace(start_private_message=AsyncMock(side_effect=self._open_dm))
+
+    async def _open_dm(self, user_id: int) -> dict:
+        return {"id": str(90_000 + user_id)}
 
     def _message(self, channel_id: int) -> SimpleNamespace:
         return SimpleNamespace(id=next(self._ids), channel=SimpleNamespace(id=channel_id))
 
-    def get_partial_messageable(self, channel_id: int) -> MagicMock:
+    def get_partial_messageable(self, channel_id: int, **_: object) -> MagicMock:
         if channel_id not in self.channels:
             channel = MagicMock(name=f"channel-{channel_id}")
             channel.id = channel_id
@@ -112,18 +115,6 @@ class FakeBot:
             channel.get_partial_message = MagicMock(side_effect=partial)
             self.channels[channel_id] = channel
         return self.channels[channel_id]
-
-    def get_user(self, user_id: int) -> MagicMock:
-        if user_id not in self.users:
-            user = MagicMock(name=f"user-{user_id}")
-            user.id = user_id
-            dm = 90_000 + user_id
-            user.send = AsyncMock(side_effect=lambda *a, **k: self._message(dm))
-            self.users[user_id] = user
-        return self.users[user_id]
-
-    async def fetch_user(self, user_id: int) -> MagicMock:
-        return self.get_user(user_id)
 
 
 def make_ix(
@@ -165,10 +156,12 @@ def ephemeral(ix: MagicMock) -> str:
 
 
 def edited(ix: MagicMock) -> dict:
-    """The keyword arguments of the one ``edit_message`` answer."""
-    assert ix.response.edit_message.await_count == 1
+    """The keyword arguments of the one edit that answered: ``edit_message``, or (for the
+    hand builder, which acknowledges first) ``edit_original_response``."""
+    edits = ix.response.edit_message.await_args_list + ix.edit_original_response.await_args_list
+    assert len(edits) == 1, edits
     assert not ix.response.send_message.await_args_list and not ix.followup.send.await_args_list
-    return ix.response.edit_message.await_args.kwargs
+    return edits[0].kwargs
 
 
 def cards(text: str) -> list:
@@ -519,8 +512,8 @@ async def test_submit_of_a_fouled_draft_asks_first(fake_bot, repo) -> None:
     draft = draft_of(ALICE_HAND, PAIRS, STRONG)
     ix = make_ix(fake_bot, ALICE, locale=ID, message_id=4000)
     await fake_bot.tables.builder_action(ix, "s", rnd.id, 0, draft.masks, [])
-    kwargs = ix.response.send_message.await_args.kwargs
-    assert ix.response.send_message.await_args.args == (t("hand.confirm_foul", "id"),)
+    kwargs = ix.followup.send.await_args.kwargs
+    assert ix.followup.send.await_args.args == (t("hand.confirm_foul", "id"),)
     assert kwargs["ephemeral"] is True
     (button,) = kwargs["view"].children
     assert isinstance(button, views.BuilderButton)
@@ -736,7 +729,7 @@ async def test_a_manager_starts_and_computers_fill_the_seats(fake_bot, repo) -> 
     status = fake_bot.channels[CHANNEL].send.await_args.kwargs
     assert status["embed"].title == "Round 1/5"
     assert custom_ids(status["view"]) == [f"capsa:show:{match.id}"]
-    dm = fake_bot.users[ALICE].send.await_args.kwargs
+    dm = fake_bot.channels[90_000 + ALICE].send.await_args.kwargs  # her DM channel
     assert {type(c) for c in dm["view"].children} == {views.BuilderSelect, views.BuilderButton}
     assert (await repo.get_round(rnd.id)).hands[0].dm_message_id is not None
     assert match.id in fake_bot.tables.timers  # the countdown

@@ -17,7 +17,7 @@ import asyncio
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.e2e import hand_of, make_bot, play_builder, set_rows
-from tests.e2e_extra import field_points, wait_showdown
+from tests.e2e_extra import field_points, until, wait_showdown
 from tests.fakediscord import running_bot
 
 NOT_YOUR_SEAT = "This is not your seat."
@@ -37,7 +37,7 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
         lobby = opened.message
         for button in ("Start", "Cancel"):
             refused = await eve.click(lobby, button)
-            assert refused.ephemeral and refused.message.ephemeral_for is eve
+            assert refused.ephemeral and refused.answer.ephemeral_for is eve
             assert "Only the host" in refused.text()
         assert "Join" in lobby.button_labels(), "the lobby is still open"
         await bob.click(lobby, "Join")
@@ -63,7 +63,7 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
         ]
         for attempt in attempts:
             refused = await attempt
-            assert refused.ephemeral and refused.message.ephemeral_for is bob
+            assert refused.ephemeral and refused.answer.ephemeral_for is bob
             assert NOT_YOUR_SEAT in refused.text()
         assert (dm_a.edits, dm_a.text(), dm_a.components) == before
         rnd = await bot.repo.current_round(match.id)
@@ -77,9 +77,12 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
         second = await alice.click(dm_a, "Submit", wait=False)
         await asyncio.gather(first.wait(), second.wait())
         assert first.answered and second.answered
-        answers = sorted(
-            [first, second], key=lambda ix: ix.message is not None and ix.message.ephemeral
-        )
+
+        async def refused() -> bool:
+            return any(ix.followups for ix in (first, second))
+
+        await until(refused)
+        answers = sorted([first, second], key=lambda ix: ix.ephemeral)
         locked, again = answers
         assert "Locked in" in dm_a.text() and not dm_a.components
         assert again.ephemeral and "You already submitted this round." in again.text()

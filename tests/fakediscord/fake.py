@@ -51,6 +51,10 @@ class FakeDiscord:
         self.ids = Snowflakes()
         self.token = token
         self.interaction_deadline = interaction_deadline
+        # When True, a click or select the bot answers with a deferred update (type 6)
+        # returns only once the message was edited or a follow-up came, as a person would
+        # wait to see the result before the next click.
+        self.settle_deferred_updates = False
         self.heartbeat_interval = heartbeat_interval
         self.buffer_size = buffer_size
         self.bot_user = FakeAccount(self.ids.next(), bot_name, bot=True)

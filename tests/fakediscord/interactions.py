@@ -74,8 +74,16 @@ class InteractionResult:
         return self.callback_type in (DEFERRED_MESSAGE, DEFERRED_UPDATE)
 
     @property
+    def answer(self) -> FakeMessage | None:
+        """What the user sees as the answer: the response message, or, after a deferred
+        update (type 6) that left the clicked message alone, the first follow-up."""
+        if self.callback_type == DEFERRED_UPDATE and self.followups:
+            return self.followups[0]
+        return self.message
+
+    @property
     def flags(self) -> int:
-        return self.message.flags if self.message is not None else 0
+        return self.answer.flags if self.answer is not None else 0
 
     @property
     def ephemeral(self) -> bool:
@@ -83,18 +91,18 @@ class InteractionResult:
 
     @property
     def content(self) -> str:
-        return self.message.content if self.message is not None else ""
+        return self.answer.content if self.answer is not None else ""
 
     @property
     def embeds(self) -> list[Json]:
-        return self.message.embeds if self.message is not None else []
+        return self.answer.embeds if self.answer is not None else []
 
     @property
     def components(self) -> list[Json]:
-        return self.message.components if self.message is not None else []
+        return self.answer.components if self.answer is not None else []
 
     def text(self) -> str:
-        return self.message.text() if self.message is not None else ""
+        return self.answer.text() if self.answer is not None else ""
 
     def _key(self) -> tuple[str, int]:
         return ("ix", self.id)

@@ -9,6 +9,7 @@ from .interactions import (
     APP_COMMAND,
     AUTOCOMPLETE,
     COMPONENT,
+    DEFERRED_UPDATE,
     MODAL_SUBMIT,
     InteractionResult,
     build_command_data,
@@ -25,9 +26,9 @@ MsgPredicate = Callable[[FakeMessage], bool]
 
 def _msg(target: MessageLike) -> FakeMessage:
     if isinstance(target, InteractionResult):
-        if target.message is None:
+        if target.answer is None:
             raise LookupError(f"{target!r} has no message (yet)")
-        return target.message
+        return target.answer
     return target
 
 
@@ -259,12 +260,18 @@ class FakeUser(FakeAccount):
         fake.dispatch("INTERACTION_CREATE", ix.payload(), guild=ix.channel.guild)
         if not wait:
             return ix
+        edits_before = ix.source.edits if ix.source is not None else 0
         try:
             await ix.wait(timeout)
         except FakeTimeout:
             raise FakeTimeout(
                 f"bot did not answer {ix.name!r} by {self.name} within {timeout}s: {ix.describe()}"
             ) from None
+        if fake.settle_deferred_updates and ix.callback_type == DEFERRED_UPDATE and ix.source:
+            # A person waits to see what the click did: the message edited, or a follow-up.
+            await ix.wait_until(
+                lambda r: r.source.edits > edits_before or bool(r.followups), timeout
+            )
         return ix
 
 
