@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import logging
 import multiprocessing
 import os
-import signal
 import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +16,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs.strings  # noqa: F401  (registers the bot's words)
+from capsa.workers import init_worker, ready
 from cogs.discord_endpoints import apply_endpoints
 from cogs.replies import report_error
 from cogs.tables import TableManager
@@ -83,22 +81,6 @@ class CapsaTree(app_commands.CommandTree):
         await report_error(interaction, error, f"command /{command}")
 
 
-def _warm_up() -> None:
-    """Load the solver's tables in a worker process."""
-    from capsa.solver_model import load_tables
-
-    load_tables()
-
-
-def _die_with_parent() -> None:
-    """Solver workers end when the bot process dies, even by SIGKILL (Linux prctl)."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the pool's own shutdown still ends them on a normal exit
-
-
 class CapsaBot(commands.Bot):
     def __init__(self, config: Config, executor: Executor | None = None) -> None:
         intents = discord.Intents.none()
@@ -116,14 +98,14 @@ class CapsaBot(commands.Bot):
         self.executor: Executor = executor or ProcessPoolExecutor(
             max_workers=max(1, config.solver_workers),
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_die_with_parent,
+            initializer=init_worker,
         )
         self.repo = None
         self.tables = TableManager(self)
 
     async def setup_hook(self) -> None:
         if self._own_executor:  # start the solver worker now, not on the first deal
-            self.executor.submit(_warm_up)
+            self.executor.submit(ready)
         self.repo = await open_repository(self.config.database_path)
         await self.tree.set_translator(CapsaTranslator())
         for extension in EXTENSIONS:

@@ -434,6 +434,7 @@ async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict
     db = workdir / f"load-{tables}.sqlite3"
     log = workdir / f"bot-{tables}.log"
     async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
+        fake.settle_deferred_updates = True  # people see each click's result before the next
         guild = fake.add_guild("Load")
         world = []
         for i in range(tables):

@@ -106,6 +106,7 @@ class LobbyFlow(TableBase):
     async def lobby_action(
         self, interaction: discord.Interaction, match_id: int, action: str
     ) -> None:
+        await interaction.response.defer()  # acknowledge first; a busy table may take a moment
         lang = await self.user_lang(interaction)
         async with self.locks[match_id]:
             match = await self.repo.get_match(match_id)
@@ -133,7 +134,7 @@ class LobbyFlow(TableBase):
                     elif action == "cancel":
                         await self.repo.cancel_match(match_id)
                         self.cancel_timer(match_id)
-                        await interaction.response.edit_message(
+                        await interaction.edit_original_response(
                             embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
                             view=None,
                         )
@@ -143,7 +144,7 @@ class LobbyFlow(TableBase):
                             match = await self._add_computer(match)
                         await self.repo.start_match(match_id)
                         self.cancel_timer(match_id)
-                        await interaction.response.edit_message(
+                        await interaction.edit_original_response(
                             embed=embeds.lobby_embed(match, match.language, "lobby.started"),
                             view=None,
                         )
@@ -162,7 +163,7 @@ class LobbyFlow(TableBase):
             except NotInLobby:
                 await tell(interaction, t("ans.not_lobby", lang))
                 return
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 embed=embeds.lobby_embed(match, match.language),
                 view=views.lobby_view(match_id, match.language),
             )
@@ -182,13 +183,16 @@ class LobbyFlow(TableBase):
         if not self.is_manager(interaction, match):
             await tell(interaction, t("ans.host_only", lang))
             return
-        async with self.locks[match.id]:
-            await self.repo.cancel_match(match.id)
-            self.cancel_timer(match.id)
+        # The database settles a race with a round being scored (a cancelled table scores
+        # nothing more), so the answer need not wait for the table's lock.
+        if not await self.repo.cancel_match(match.id):
+            await tell(interaction, t("ans.no_table", lang))
+            return
+        await interaction.response.send_message(
+            t("ans.cancelled", lang, name=interaction.user.display_name)
+        )
+        self.cancel_timer(match.id)
         if match.status == "lobby":
             await self._close_lobby_message(match, "lobby.cancelled")
         else:
             await self._close_status_message(match)
-        await interaction.response.send_message(
-            t("ans.cancelled", lang, name=interaction.user.display_name)
-        )

@@ -19,6 +19,7 @@ from capsa.scoring import RoundResult
 from cogs import embeds, views
 from cogs.replies import tell
 from cogs.table_base import TableBase, preset_of, round_result, round_scores, seat_names
+from data.repository import NotPlaying
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +35,16 @@ class RoundFlow(TableBase):
         seed = secrets.randbits(48)
         hands = deal_cards(len(match.seats), seed)
         deadline = time.time() + match.countdown
-        rnd = await self.repo.start_round(
-            match.id,
-            number,
-            seed,
-            deadline,
-            {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
-        )
+        try:
+            rnd = await self.repo.start_round(
+                match.id,
+                number,
+                seed,
+                deadline,
+                {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
+            )
+        except NotPlaying:  # cancelled meanwhile
+            return
         self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
         await self._prepare_round(match, rnd)
 
@@ -160,6 +164,8 @@ class RoundFlow(TableBase):
                     self._specials.pop((round_id, hand.seat), None)
                 rnd = await self.repo.get_round(round_id)
                 await self.refresh_status(match, rnd)
+            if rnd.status != "scored":  # the table was cancelled meanwhile
+                return
             if rnd.showdown_message_id is None:
                 await self._post_showdown(match, rnd)
             self.cancel_timer(match_id)
@@ -262,6 +268,7 @@ class RoundFlow(TableBase):
     async def next_pressed(
         self, interaction: discord.Interaction, match_id: int, number: int
     ) -> None:
+        await interaction.response.defer()  # acknowledge first
         lang = await self.user_lang(interaction)
         match = await self.repo.get_match(match_id)
         if match is None or match.status != "playing":
@@ -277,7 +284,7 @@ class RoundFlow(TableBase):
         if current is None or current.number != number or current.status != "scored":
             await tell(interaction, t("ans.next_wait", lang))
             return
-        await interaction.response.edit_message(view=None)
+        await interaction.edit_original_response(view=None)
         await self.start_next(match_id, number + 1)
 
     async def start_next(self, match_id: int, number: int) -> None:

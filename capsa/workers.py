@@ -1,0 +1,25 @@
+"""Set-up for the solver's worker processes (importable by name, so any launcher works)."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import signal
+
+
+def init_worker() -> None:
+    """End with the parent process, even when it is killed (Linux), and load the solver's
+    tables before the first hand arrives."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the pool's own shutdown still ends the workers on a normal exit
+    from capsa.solver_model import load_tables
+
+    load_tables()
+
+
+def ready() -> bool:
+    """A no-op job: submitting it starts a worker process now rather than at the first deal."""
+    return True
