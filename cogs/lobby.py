@@ -57,6 +57,9 @@ class LobbyFlow(TableBase):
             await tell(interaction, str(err))
             return
         table_lang = settings.language if settings.language in ("en", "id") else lang
+        # Acknowledge before the first write: the lobby (or a refusal) replaces the
+        # "thinking" answer, so the command never waits on a busy database.
+        await interaction.response.defer(thinking=True)
         try:
             match = await self.repo.create_match(
                 guild_id=interaction.guild_id,
@@ -79,10 +82,11 @@ class LobbyFlow(TableBase):
         except AlreadySeated:
             await tell(interaction, t("ans.already_seated", lang))
             return
-        await interaction.response.send_message(
-            embed=embeds.lobby_embed(match, table_lang), view=views.lobby_view(match.id, table_lang)
+        message = await interaction.followup.send(
+            embed=embeds.lobby_embed(match, table_lang),
+            view=views.lobby_view(match.id, table_lang),
+            wait=True,
         )
-        message = await interaction.original_response()
         await self.repo.set_lobby_message(match.id, message.id)
         self.schedule(match.id, self.lobby_seconds, lambda: self.expire_lobby(match.id))
 
@@ -174,7 +178,9 @@ class LobbyFlow(TableBase):
         return await self.repo.add_seat(match.id, None, name, match.bot_level)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
-        """``/capsa cancel``: the host or a manager stops the table in this channel."""
+        """``/capsa cancel``: the host or a manager stops the table in this channel. The
+        answer is private (acknowledged at once); the channel is told in a message."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await self.user_lang(interaction)
         match = await self.repo.active_match_in_channel(interaction.channel_id)
         if match is None:
@@ -188,10 +194,13 @@ class LobbyFlow(TableBase):
         if not await self.repo.cancel_match(match.id):
             await tell(interaction, t("ans.no_table", lang))
             return
-        await interaction.response.send_message(
-            t("ans.cancelled", lang, name=interaction.user.display_name)
-        )
+        text = t("ans.cancelled", match.language, name=interaction.user.display_name)
+        await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
         self.cancel_timer(match.id)
+        try:
+            await self.channel(match.channel_id).send(text)
+        except discord.HTTPException:
+            log.warning("table %s: could not announce the cancel", match.id)
         if match.status == "lobby":
             await self._close_lobby_message(match, "lobby.cancelled")
         else:

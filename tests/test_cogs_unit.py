@@ -136,7 +136,7 @@ def make_ix(
     ix.guild_id = guild_id
     ix.channel_id = channel_id
     ix.response = FakeResponse()
-    ix.followup = SimpleNamespace(send=AsyncMock())
+    ix.followup = SimpleNamespace(send=AsyncMock(return_value=SimpleNamespace(id=777)))
     ix.edit_original_response = AsyncMock()
     ix.original_response = AsyncMock(return_value=SimpleNamespace(id=777))
     ix.message = SimpleNamespace(id=message_id) if message_id is not None else None
@@ -787,7 +787,8 @@ async def test_open_table_uses_server_defaults_and_posts_the_lobby(fake_bot, rep
         GUILD, preset="indocapsa", rounds=5, countdown=60, bot_level="hard", timeout_action="foul"
     )
     ix = await open_(fake_bot, seats=3)
-    args, kwargs = ix.response.send_message.await_args
+    assert ix.response.defer.await_args.kwargs == {"thinking": True}  # public "thinking…"
+    args, kwargs = ix.followup.send.await_args  # the lobby replaces it
     assert not kwargs.get("ephemeral")
     match = await repo.active_match_in_channel(CHANNEL)
     assert (match.preset, match.rounds_total, match.countdown) == ("indocapsa", 5, 60)
@@ -822,7 +823,7 @@ async def test_table_language_forced_by_the_server_or_from_the_locale(
 ) -> None:
     await repo.update_guild_settings(GUILD, language=setting)
     ix = await open_(fake_bot, locale=locale)
-    kwargs = ix.response.send_message.await_args.kwargs
+    kwargs = ix.followup.send.await_args.kwargs  # the lobby, after the "thinking…" defer
     assert (await repo.active_match_in_channel(CHANNEL)).language == lang
     assert kwargs["embed"].title == t("lobby.title", lang)
     assert kwargs["view"].children[0].item.label == t("btn.join", lang)

@@ -124,8 +124,9 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         assert refused.ephemeral
         assert refused.text() == "Only the host or a member with Manage Server can do that."
         done = await alice.slash("capsa cancel", channel=chan)
-        assert not done.ephemeral
-        assert done.text() == "alice cancelled the table. Completed rounds stay recorded."
+        announced = "alice cancelled the table. Completed rounds stay recorded."
+        assert done.ephemeral and done.text() == announced  # the canceller's own answer
+        await fake.wait_for_message(chan, lambda m: m.content == announced)  # and the channel's
         await fake.wait_for_message(
             chan, lambda m: m.id == lobby_en.id and "This table was cancelled." in m.text()
         )

@@ -51,9 +51,9 @@ class FakeDiscord:
         self.ids = Snowflakes()
         self.token = token
         self.interaction_deadline = interaction_deadline
-        # When True, a click or select the bot answers with a deferred update (type 6)
-        # returns only once the message was edited or a follow-up came, as a person would
-        # wait to see the result before the next click.
+        # When True, an interaction the bot answers with a deferral (type 5 or 6) returns
+        # only once the answer shows (the "thinking" message replaced, the clicked message
+        # edited, or a follow-up), as a person waits to see the result before going on.
         self.settle_deferred_updates = False
         self.heartbeat_interval = heartbeat_interval
         self.buffer_size = buffer_size

@@ -9,6 +9,7 @@ from .interactions import (
     APP_COMMAND,
     AUTOCOMPLETE,
     COMPONENT,
+    DEFERRED_MESSAGE,
     DEFERRED_UPDATE,
     MODAL_SUBMIT,
     InteractionResult,
@@ -272,6 +273,8 @@ class FakeUser(FakeAccount):
             await ix.wait_until(
                 lambda r: r.source.edits > edits_before or bool(r.followups), timeout
             )
+        elif fake.settle_deferred_updates and ix.callback_type == DEFERRED_MESSAGE:
+            await ix.wait_response(timeout)  # "thinking…" until the answer replaces it
         return ix
 
 
