@@ -153,7 +153,8 @@ class RoundFlow(TableBase):
             rnd = await self.repo.get_round(round_id)
             if match is None or rnd is None or match.status != "playing":
                 return
-            if rnd.status == "open":
+            scored_now = rnd.status == "open"
+            if scored_now:
                 await self._fill_missing(match, rnd)
                 rnd = await self.repo.get_round(round_id)
                 result = round_result(match, rnd)
@@ -163,11 +164,12 @@ class RoundFlow(TableBase):
                 for hand in rnd.hands:
                     self._specials.pop((round_id, hand.seat), None)
                 rnd = await self.repo.get_round(round_id)
-                await self.refresh_status(match, rnd)
             if rnd.status != "scored":  # the table was cancelled meanwhile
                 return
-            if rnd.showdown_message_id is None:
+            if rnd.showdown_message_id is None:  # the showdown first: players wait for it
                 await self._post_showdown(match, rnd)
+            if scored_now:
+                await self.refresh_status(match, rnd)
             self.cancel_timer(match_id)
             if rnd.number >= match.rounds_total:
                 await self._finish(match)
