@@ -44,6 +44,8 @@ register(
         "word.table_sweep": ("Sweep of the table", "Sapu bersih"),
         "word.push": ("Push", "Seri"),
         "word.surrender": ("Surrendered", "Menyerah"),
+        # seats
+        "seat.computer": ("Computer {n}", "Komputer {n}"),
     }
 )
 

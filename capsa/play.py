@@ -26,7 +26,6 @@ QUIT_KEYS = ("q", "quit", "exit")
 register(
     {
         "play.you": ("You", "Kamu"),
-        "play.computer": ("Computer {n}", "Komputer {n}"),
         "play.intro": (
             "Capsa Susun, {preset} rules: {players} players, {rounds} rounds, computers play "
             "'{level}'.",
@@ -133,7 +132,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
     preset = get_preset(args.rules)
     term = _Terminal(stdin, stdout, args.lang)
     you = t("play.you", args.lang)
-    names = (you, *(t("play.computer", args.lang, n=i) for i in range(1, args.players)))
+    names = (you, *(t("seat.computer", args.lang, n=i) for i in range(1, args.players)))
     match = Match(preset, names, args.rounds)
     rng = random.Random(args.seed)
     term.say(

@@ -174,7 +174,7 @@ class LobbyFlow(TableBase):
 
     async def _add_computer(self, match):  # noqa: ANN001, ANN202
         number = sum(1 for s in match.seats if s.is_bot) + 1
-        name = t("bot.name", match.language, n=number)
+        name = t("seat.computer", match.language, n=number)
         return await self.repo.add_seat(match.id, None, name, match.bot_level)
 
     async def cancel(self, interaction: discord.Interaction) -> None:

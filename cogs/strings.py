@@ -101,7 +101,6 @@ register(
         "btn.add_bot": ("Add computer", "Tambah komputer"),
         "btn.start": ("Start", "Mulai"),
         "btn.cancel": ("Cancel", "Batal"),
-        "bot.name": ("Computer {n}", "Komputer {n}"),
         "ans.joined": ("You sat down at seat {seat}.", "Kamu duduk di kursi {seat}."),
         "ans.left": ("You left the table.", "Kamu meninggalkan meja."),
         "ans.host_leave": (

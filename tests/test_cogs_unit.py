@@ -1011,7 +1011,7 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
         host_name=long,
     )
     await repo.add_seat(match.id, BOB, long + "b")
-    await repo.add_seat(match.id, None, t("bot.name", lang, n=1), "hard")
+    await repo.add_seat(match.id, None, t("seat.computer", lang, n=1), "hard")
     match = await repo.get_match(match.id)
     for key in (None, "lobby.started", "lobby.cancelled", "lobby.expired"):
         embed = embeds.lobby_embed(match, lang, key)
