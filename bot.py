@@ -95,13 +95,23 @@ class CapsaBot(commands.Bot):
         )
         self.config = config
         self._own_executor = executor is None
-        self.executor: Executor = executor or ProcessPoolExecutor(
-            max_workers=max(1, config.solver_workers),
+        self.executor: Executor = executor or self._solver_pool()
+        self.repo = None
+        self.tables = TableManager(self)
+
+    def _solver_pool(self) -> Executor:
+        return ProcessPoolExecutor(
+            max_workers=max(1, self.config.solver_workers),
             mp_context=multiprocessing.get_context("spawn"),
             initializer=init_worker,
         )
-        self.repo = None
-        self.tables = TableManager(self)
+
+    def renew_executor(self) -> None:
+        """Replace a broken solver pool (a worker killed by the system, say)."""
+        if not self._own_executor:
+            return
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self._solver_pool()
 
     async def setup_hook(self) -> None:
         if self._own_executor:  # start the solver worker now, not on the first deal

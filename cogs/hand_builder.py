@@ -63,6 +63,7 @@ class BuilderFlow(TableBase):
         self, interaction: discord.Interaction, match_id: int | None = None
     ) -> None:
         """``/capsa hand`` and the "Show my hand" button: the builder, ephemerally."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge first
         lang = await self.user_lang(interaction)
         match = (
             await self.repo.get_match(match_id)
@@ -80,6 +81,8 @@ class BuilderFlow(TableBase):
         if seat is None:
             await tell(interaction, t("hand.not_yours", lang))
             return
+        if interaction.guild_id is None:  # in a DM: the table's language, as its builder
+            lang = match.language
         rnd = await self.repo.current_round(match.id)
         if rnd is None or rnd.status != "open":
             await tell(interaction, t("hand.round_over", lang))
@@ -89,12 +92,11 @@ class BuilderFlow(TableBase):
             draft = Draft.start(parse_cards(hand.cards)).with_setting(
                 parse_cards(hand.back), parse_cards(hand.middle)
             )
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 embed=embeds.locked_embed(match, rnd, draft, lang, hand.declare), ephemeral=True
             )
             return
         draft = Draft.start(parse_cards(hand.cards))
-        await interaction.response.defer(ephemeral=True, thinking=True)
         embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
         await interaction.followup.send(
             embed=embed, view=view, files=[picture] if picture else [], ephemeral=True
@@ -118,6 +120,8 @@ class BuilderFlow(TableBase):
         if rnd is None or match is None:
             await tell(interaction, t("ans.stale", lang))
             return
+        if interaction.guild_id is None:  # a DM builder stays in the table's language
+            lang = match.language
         owner = next((s for s in match.seats if s.seat == seat), None)
         if owner is None or owner.user_id != interaction.user.id:
             await tell(interaction, t("hand.not_yours", lang))
@@ -214,4 +218,4 @@ class BuilderFlow(TableBase):
         rnd = await self.repo.get_round(rnd.id)
         await self.refresh_status(match, rnd)
         if all(h.submitted_at is not None for h in rnd.hands):
-            asyncio.create_task(self.close_round(match.id, rnd.id))
+            self.spawn(self.close_round(match.id, rnd.id))

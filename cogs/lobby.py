@@ -24,6 +24,10 @@ from data.repository import (
 log = logging.getLogger(__name__)
 
 
+# What the bot needs in a table's channel: post the lobby, status, showdowns and pictures.
+LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+
 class LobbyFlow(TableBase):
     async def open_table(
         self,
@@ -57,9 +61,14 @@ class LobbyFlow(TableBase):
             await tell(interaction, str(err))
             return
         table_lang = settings.language if settings.language in ("en", "id") else lang
-        # Acknowledge before the first write: the lobby (or a refusal) replaces the
-        # "thinking" answer, so the command never waits on a busy database.
-        await interaction.response.defer(thinking=True)
+        perms = interaction.app_permissions
+        missing = [name for name in LOBBY_PERMISSIONS if not getattr(perms, name, False)]
+        if missing:
+            await tell(interaction, t("ans.missing_perms", lang, perms=", ".join(missing)))
+            return
+        # Acknowledge (privately) before the first write, so the command never waits on a
+        # busy database; the lobby itself is a channel message everyone sees.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             match = await self.repo.create_match(
                 guild_id=interaction.guild_id,
@@ -82,13 +91,20 @@ class LobbyFlow(TableBase):
         except AlreadySeated:
             await tell(interaction, t("ans.already_seated", lang))
             return
-        message = await interaction.followup.send(
-            embed=embeds.lobby_embed(match, table_lang),
-            view=views.lobby_view(match.id, table_lang),
-            wait=True,
-        )
-        await self.repo.set_lobby_message(match.id, message.id)
         self.schedule(match.id, self.lobby_seconds, lambda: self.expire_lobby(match.id))
+        try:
+            message = await self.channel(match.channel_id).send(
+                embed=embeds.lobby_embed(match, table_lang),
+                view=views.lobby_view(match.id, table_lang),
+            )
+        except discord.HTTPException:
+            log.exception("table %s: could not post the lobby", match.id)
+            await self.repo.cancel_match(match.id)
+            self.cancel_timer(match.id)
+            await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
+            return
+        await self.repo.set_lobby_message(match.id, message.id)
+        await tell(interaction, t("ans.opened", lang))
 
     async def expire_lobby(self, match_id: int) -> None:
         async with self.locks[match_id]:
@@ -146,7 +162,9 @@ class LobbyFlow(TableBase):
                     else:
                         while len(match.seats) < match.seats_count:
                             match = await self._add_computer(match)
-                        await self.repo.start_match(match_id)
+                        if not await self.repo.start_match(match_id):  # cancelled meanwhile
+                            await tell(interaction, t("ans.not_lobby", lang))
+                            return
                         self.cancel_timer(match_id)
                         await interaction.edit_original_response(
                             embed=embeds.lobby_embed(match, match.language, "lobby.started"),

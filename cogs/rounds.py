@@ -71,6 +71,8 @@ class RoundFlow(TableBase):
         waiting = {h.seat for h in rnd.hands if h.submitted_at is None}
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.repo.get_round(rnd.id)
+        if all(h.submitted_at is not None for h in rnd.hands):  # people were quicker
+            self.spawn(self.close_round(match.id, rnd.id))
         lang = match.language
         if rnd.status_message_id is None:
             try:
@@ -166,6 +168,9 @@ class RoundFlow(TableBase):
                 rnd = await self.repo.get_round(round_id)
             if rnd.status != "scored":  # the table was cancelled meanwhile
                 return
+            latest = await self.repo.current_round(match_id)
+            if latest is not None and latest.number > rnd.number:
+                return  # a late duplicate call: the next round runs, and keeps its timer
             if rnd.showdown_message_id is None:  # the showdown first: players wait for it
                 await self._post_showdown(match, rnd)
             if scored_now:
@@ -223,14 +228,19 @@ class RoundFlow(TableBase):
             when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
             embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
         view = None if last else views.next_view(match.id, rnd.number, lang)
+        extra = {"view": view} if view is not None else {}
         try:
-            kwargs = {"embeds": embed_list, "files": files}
-            if view is not None:
-                kwargs["view"] = view
-            message = await self.channel(match.channel_id).send(**kwargs)
+            message = await self.channel(match.channel_id).send(
+                embeds=embed_list, files=files, **extra
+            )
         except discord.HTTPException:
-            log.exception("table %s: could not post the showdown of round %s", match.id, rnd.number)
-            return
+            log.exception("table %s: showdown of round %s refused", match.id, rnd.number)
+            embed_list[0].set_image(url=None)  # once more without the picture (Attach Files?)
+            try:
+                message = await self.channel(match.channel_id).send(embeds=embed_list, **extra)
+            except discord.HTTPException:
+                log.exception("table %s: could not post the showdown", match.id)
+                return
         await self.repo.set_round_messages(rnd.id, showdown_message_id=message.id)
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
@@ -265,7 +275,10 @@ class RoundFlow(TableBase):
             embed.set_image(url="attachment://standings.png")
         except Exception:
             log.exception("could not draw the standings")
-        await self.channel(match.channel_id).send(embed=embed, files=files)
+        try:
+            await self.channel(match.channel_id).send(embed=embed, files=files)
+        except discord.HTTPException:
+            log.exception("table %s: could not post the final standings", match.id)
 
     async def next_pressed(
         self, interaction: discord.Interaction, match_id: int, number: int

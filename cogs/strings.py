@@ -135,6 +135,14 @@ register(
             "{name} cancelled the table. Completed rounds stay recorded.",
             "{name} membatalkan meja. Ronde yang sudah selesai tetap tercatat.",
         ),
+        "ans.missing_perms": (
+            "I can't run a table here: I need these permissions in this channel: {perms}. Ask a server admin to add them.",
+            "Aku tidak bisa membuka meja di sini: aku butuh izin ini di channel ini: {perms}. Minta admin server menambahkannya.",
+        ),
+        "ans.opened": (
+            "Your table is open. Friends press Join; you press Start when ready.",
+            "Mejamu sudah dibuka. Teman-teman tekan Gabung; kamu tekan Mulai kalau sudah siap.",
+        ),
         "ans.guild_only": (
             "Use this command in a server channel.",
             "Pakai perintah ini di channel server.",

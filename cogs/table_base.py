@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING
 
 import discord
@@ -107,6 +108,7 @@ class TableBase:
         self.next_round_seconds = NEXT_ROUND_SECONDS
         self._specials: dict[tuple[int, int], str | None] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self._tasks: set[asyncio.Task] = set()
 
     @property
     def repo(self):  # noqa: ANN201
@@ -144,6 +146,18 @@ class TableBase:
 
         self.timers[match_id] = asyncio.create_task(run(), name=f"capsa-table-{match_id}")
 
+    def spawn(self, job: Awaitable[None]) -> None:
+        """Run a job beside the caller, keeping a reference and logging its failure."""
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Task) -> None:
+            self._tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("background job failed", exc_info=finished.exception())
+
+        task.add_done_callback(done)
+
     def cancel_timer(self, match_id: int) -> None:
         task = self.timers.pop(match_id, None)
         if task is not None and task is not asyncio.current_task():
@@ -154,6 +168,24 @@ class TableBase:
         return interaction.user.id == match.host_id or bool(perms and perms.manage_guild)
 
     async def arrange(self, cards, preset, level: str, opponents: int, seed: int | None):  # noqa: ANN001, ANN201
-        return await arrange_async(
-            cards, preset, level=level, opponents=opponents, seed=seed, executor=self.bot.executor
-        )
+        """The solver, off the event loop; a dead worker pool is replaced once."""
+        try:
+            return await arrange_async(
+                cards,
+                preset,
+                level=level,
+                opponents=opponents,
+                seed=seed,
+                executor=self.bot.executor,
+            )
+        except BrokenExecutor:
+            log.error("the solver's worker pool broke; starting a new one")
+            self.bot.renew_executor()
+            return await arrange_async(
+                cards,
+                preset,
+                level=level,
+                opponents=opponents,
+                seed=seed,
+                executor=self.bot.executor,
+            )

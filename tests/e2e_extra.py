@@ -47,8 +47,7 @@ async def open_started_table(
 
     Returns the round-1 status message (the one with the "Show my hand" button)."""
     opened = await host.slash("capsa new", channel=chan, **options)
-    assert opened.answered and not opened.ephemeral, opened.describe()
-    lobby = opened.message
+    lobby = await lobby_after(fake, chan, opened)
     for user in joiners:
         joined = await user.click(lobby, "Join")
         assert joined.answered and user.mention in lobby.text()
@@ -57,6 +56,17 @@ async def open_started_table(
     return await fake.wait_for_message(
         chan, lambda m: "Show my hand" in m.button_labels(), timeout=10
     )
+
+
+async def lobby_after(fake: FakeDiscord, chan: FakeChannel, opened) -> FakeMessage:  # noqa: ANN001
+    """The lobby a ``/capsa new`` just posted in ``chan`` (its answer to the host is private)."""
+    assert opened.answered and opened.ephemeral, opened.describe()
+    return await fake.wait_for_message(chan, is_open_lobby)
+
+
+def is_open_lobby(message: FakeMessage) -> bool:
+    """A lobby still taking players, in any language."""
+    return any(b.get("custom_id", "").startswith("capsa:lobby:") for b in message.buttons())
 
 
 async def wait_showdown(

@@ -787,13 +787,14 @@ async def test_open_table_uses_server_defaults_and_posts_the_lobby(fake_bot, rep
         GUILD, preset="indocapsa", rounds=5, countdown=60, bot_level="hard", timeout_action="foul"
     )
     ix = await open_(fake_bot, seats=3)
-    assert ix.response.defer.await_args.kwargs == {"thinking": True}  # public "thinking…"
-    args, kwargs = ix.followup.send.await_args  # the lobby replaces it
-    assert not kwargs.get("ephemeral")
+    assert ix.response.defer.await_args.kwargs == {"ephemeral": True, "thinking": True}
+    assert ephemeral(ix) == t("ans.opened", "en")  # the host's private answer
+    lobby = fake_bot.channels[CHANNEL].send.await_args  # the lobby, a channel message
+    kwargs = lobby.kwargs
     match = await repo.active_match_in_channel(CHANNEL)
     assert (match.preset, match.rounds_total, match.countdown) == ("indocapsa", 5, 60)
     assert (match.bot_level, match.timeout_action, match.seats_count) == ("hard", "foul", 3)
-    assert match.host_id == ALICE and match.lobby_message_id == 777
+    assert match.host_id == ALICE and match.lobby_message_id is not None
     assert custom_ids(kwargs["view"])[0] == f"capsa:lobby:{match.id}:join"
     assert "**indocapsa**" in kwargs["embed"].description
     assert match.id in fake_bot.tables.timers  # lobby expiry
@@ -823,7 +824,8 @@ async def test_table_language_forced_by_the_server_or_from_the_locale(
 ) -> None:
     await repo.update_guild_settings(GUILD, language=setting)
     ix = await open_(fake_bot, locale=locale)
-    kwargs = ix.followup.send.await_args.kwargs  # the lobby, after the "thinking…" defer
+    assert ephemeral(ix) == t("ans.opened", lang)
+    kwargs = fake_bot.channels[CHANNEL].send.await_args.kwargs  # the lobby
     assert (await repo.active_match_in_channel(CHANNEL)).language == lang
     assert kwargs["embed"].title == t("lobby.title", lang)
     assert kwargs["view"].children[0].item.label == t("btn.join", lang)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
 from tests.e2e import make_bot, play_builder
-from tests.e2e_extra import until, wait_showdown
+from tests.e2e_extra import lobby_after, until, wait_showdown
 from tests.fakediscord import running_bot
 
 
@@ -118,7 +118,9 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         assert nothing.ephemeral and nothing.text() == "Tidak ada meja terbuka di channel ini."
 
         # English: a lobby, refused for bob, cancelled by its host.
-        lobby_en = (await alice.slash("capsa new", channel=chan, seats=2, rounds=5)).message
+        lobby_en = await lobby_after(
+            fake, chan, await alice.slash("capsa new", channel=chan, seats=2, rounds=5)
+        )
         assert "Capsa Susun table" in lobby_en.text()
         refused = await bob.slash("capsa cancel", channel=chan)
         assert refused.ephemeral
@@ -133,7 +135,9 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         assert not lobby_en.buttons()
 
         # Indonesian: the lobby is in the host's language, and so are the answers.
-        lobby_id = (await siti.slash("capsa new", channel=meja, seats=2, rounds=5)).message
+        lobby_id = await lobby_after(
+            fake, meja, await siti.slash("capsa new", channel=meja, seats=2, rounds=5)
+        )
         assert "Meja Capsa Susun" in lobby_id.text() and "Gabung" in lobby_id.button_labels()
         refused = await budi.slash("capsa cancel", channel=meja)
         assert refused.ephemeral
@@ -149,7 +153,9 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
 
         # In the middle of a match (cancelled by a manager who is not the host): the
         # completed round stays recorded, the open one is not counted, old buttons refuse.
-        lobby = (await alice.slash("capsa new", channel=chan, seats=2, rounds=5)).message
+        lobby = await lobby_after(
+            fake, chan, await alice.slash("capsa new", channel=chan, seats=2, rounds=5)
+        )
         await alice.click(lobby, "Start")
         await play_builder(alice, await alice.latest_dm(lambda m: "round 1/5" in m.text()))
         showdown = await wait_showdown(fake, chan)
@@ -170,11 +176,13 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         board = await alice.slash("capsa leaderboard", channel=chan)
         assert alice.mention in board.text()
         again = await alice.slash("capsa new", channel=chan, seats=2, rounds=5)
-        assert not again.ephemeral, "alice may sit at a new table after the cancel"
+        assert again.text() == "Your table is open. Friends press Join; you press Start when ready."
+
+        lobby = await lobby_after(fake, chan, again)
 
         async def lobby_recorded() -> bool:
             table = await bot.repo.active_match_in_channel(chan.id)
-            return table.lobby_message_id == again.message.id
+            return table.lobby_message_id == lobby.id
 
         await until(lobby_recorded)
 

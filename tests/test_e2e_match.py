@@ -14,7 +14,7 @@ async def test_full_match_two_people_two_computers(fake_discord, tmp_path):
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         opened = await alice.slash("capsa new", channel=chan, seats=4, rounds=5)
-        assert opened.answered and not opened.ephemeral
+        assert opened.answered and opened.ephemeral and "Start" in opened.text()
         lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
         joined = await bob.click(lobby, "Join")
         assert f"<@{bob.id}>" in lobby.text() and joined.answered

@@ -17,7 +17,7 @@ import asyncio
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.e2e import hand_of, make_bot, play_builder, set_rows
-from tests.e2e_extra import field_points, until, wait_showdown
+from tests.e2e_extra import field_points, lobby_after, until, wait_showdown
 from tests.fakediscord import running_bot
 
 NOT_YOUR_SEAT = "This is not your seat."
@@ -34,7 +34,7 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
     async with running_bot(fake, bot):
         # The lobby: only the host starts or cancels.
         opened = await alice.slash("capsa new", channel=chan, seats=3, rounds=5)
-        lobby = opened.message
+        lobby = await lobby_after(fake, chan, opened)
         for button in ("Start", "Cancel"):
             refused = await eve.click(lobby, button)
             assert refused.ephemeral and refused.answer.ephemeral_for is eve

@@ -130,9 +130,28 @@ async def test_timeout_with_server_setting_foul(fake_discord, tmp_path, monkeypa
 
 
 async def test_countdown_runs_even_if_the_status_message_cannot_be_posted(fake_discord, tmp_path):
-    """The bot lacks Send Messages in the channel (an everyday server misconfiguration).
-    Slash commands and buttons still work there (interaction answers need no permission),
-    so the lobby opens and starts; the round must still deal and count down."""
+    """The bot loses Send Messages in the channel after the lobby was posted (a server
+    admin changed the channel). Buttons still work there (interaction answers need no
+    permission), so the table starts; the round must still deal and count down."""
+    fake = fake_discord
+    guild = fake.add_guild("Warung")
+    chan = guild.add_text_channel("capsa")
+    alice = fake.add_user("alice", guild=guild)
+    bot = make_bot(fake, tmp_path / "db.sqlite3")
+    async with running_bot(fake, bot):
+        await alice.slash("capsa new", channel=chan, seats=2, countdown=30)
+        lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
+        chan.set_overwrite(fake.bot_user, deny=Perm.SEND_MESSAGES)
+        assert (await alice.click(lobby, "Start")).answered
+        match = await bot.repo.active_match_in_channel(chan.id)
+        await until(lambda: bot.repo.current_round(match.id))
+        builder = await alice.latest_dm(lambda m: "round 1/10" in m.text(), timeout=3)
+        assert builder.selects(), "alice got her cards"
+        await eventually(lambda: match.id in bot.tables.timers, timeout=3)
+
+
+async def test_no_table_is_opened_where_the_bot_cannot_post(fake_discord, tmp_path):
+    """Without Send Messages the lobby could not be shown: /capsa new says so, privately."""
     fake = fake_discord
     guild = fake.add_guild("Warung")
     chan = guild.add_text_channel("capsa")
@@ -140,10 +159,7 @@ async def test_countdown_runs_even_if_the_status_message_cannot_be_posted(fake_d
     alice = fake.add_user("alice", guild=guild)
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
-        lobby = (await alice.slash("capsa new", channel=chan, seats=2, countdown=30)).message
-        assert (await alice.click(lobby, "Start")).answered
-        match = await bot.repo.active_match_in_channel(chan.id)
-        await until(lambda: bot.repo.current_round(match.id))
-        builder = await alice.latest_dm(lambda m: "round 1/10" in m.text(), timeout=3)
-        assert builder.selects(), "alice got her cards"
-        await eventually(lambda: match.id in bot.tables.timers, timeout=3)
+        refused = await alice.slash("capsa new", channel=chan, seats=2)
+        assert refused.ephemeral and "send_messages" in refused.text()
+        assert await bot.repo.active_match_in_channel(chan.id) is None
+        assert not fake.messages_in(chan)
