@@ -138,15 +138,21 @@ class RoundFlow(TableBase):
             log.warning("table %s: could not close the status message", match.id)
 
     async def refresh_status(self, match, rnd) -> None:  # noqa: ANN001
-        if rnd.status_message_id is None:
-            return
-        try:
-            message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+        """Show who has submitted. One edit at a time per round, each from a fresh read, so
+        a slow earlier edit can never land over a later state."""
+        async with self._status_locks[rnd.id]:
+            rnd = await self.repo.get_round(rnd.id)
+            if rnd is None or rnd.status_message_id is None:
+                return
             done = rnd.status != "open" or all(h.submitted_at is not None for h in rnd.hands)
-            view = None if done else views.status_view(match.id, match.language)
-            await message.edit(embed=embeds.status_embed(match, rnd, match.language), view=view)
-        except discord.HTTPException:
-            log.warning("table %s: could not update the status message", match.id)
+            try:
+                message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+                view = None if done else views.status_view(match.id, match.language)
+                await message.edit(embed=embeds.status_embed(match, rnd, match.language), view=view)
+            except discord.HTTPException:
+                log.warning("table %s: could not update the status message", match.id)
+            if rnd.status != "open":
+                self._status_locks.pop(rnd.id, None)
 
     async def close_round(self, match_id: int, round_id: int) -> None:
         """Fill in the missing settings, score once, post the showdown, go on."""

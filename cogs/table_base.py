@@ -109,6 +109,7 @@ class TableBase:
         self._specials: dict[tuple[int, int], str | None] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self._tasks: set[asyncio.Task] = set()
+        self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
     def repo(self):  # noqa: ANN201
