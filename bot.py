@@ -130,8 +130,7 @@ class CapsaBot(commands.Bot):
         await self.tables.resume()
 
     async def close(self) -> None:
-        for task in list(self.tables.timers.values()):
-            task.cancel()
+        await self.tables.stop()
         await super().close()
         if self.repo is not None:
             await self.repo.close()

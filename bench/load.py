@@ -307,7 +307,8 @@ class Bench:
             "slash new",
             host.slash("capsa new", channel=chan, seats=4, rounds=ROUNDS_TOTAL, timeout=step),
         )
-        lobby = opened.message
+        assert opened.ephemeral, opened.describe()  # the host's private "table is open"
+        lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels(), step)
         table.stage = "join"
         await self.act(table, "join", guest.click(lobby, "Join", timeout=step))
         table.stage = "start"

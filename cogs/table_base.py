@@ -159,6 +159,14 @@ class TableBase:
 
         task.add_done_callback(done)
 
+    async def stop(self) -> None:
+        """At shutdown: end every timer and background job before the database closes.
+        Whatever they were doing resumes from the database at the next start."""
+        tasks = [*self.timers.values(), *self._tasks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def cancel_timer(self, match_id: int) -> None:
         task = self.timers.pop(match_id, None)
         if task is not None and task is not asyncio.current_task():
