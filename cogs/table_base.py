@@ -178,23 +178,13 @@ class TableBase:
 
     async def arrange(self, cards, preset, level: str, opponents: int, seed: int | None):  # noqa: ANN001, ANN201
         """The solver, off the event loop; a dead worker pool is replaced once."""
-        try:
-            return await arrange_async(
-                cards,
-                preset,
-                level=level,
-                opponents=opponents,
-                seed=seed,
-                executor=self.bot.executor,
-            )
-        except BrokenExecutor:
-            log.error("the solver's worker pool broke; starting a new one")
-            self.bot.renew_executor()
-            return await arrange_async(
-                cards,
-                preset,
-                level=level,
-                opponents=opponents,
-                seed=seed,
-                executor=self.bot.executor,
-            )
+        for attempt in (1, 2):
+            try:
+                return await arrange_async(
+                    cards, preset, level, opponents, seed, executor=self.bot.executor
+                )
+            except BrokenExecutor:
+                if attempt == 2:
+                    raise
+                log.error("the solver's worker pool broke; starting a new one")
+                self.bot.renew_executor()
