@@ -1233,3 +1233,29 @@ def test_main_refuses_half_an_endpoint_pair(clean_env, capsys) -> None:
     assert err.count("\n") == 1 and "DISCORD_GATEWAY_URL" in err and "Traceback" not in err
     started.assert_not_called()
     assert discord.http.Route.BASE == before
+
+
+async def test_a_broken_solver_pool_is_replaced_once(fake_bot) -> None:
+    from concurrent.futures import BrokenExecutor, Executor
+
+    class Broken(Executor):
+        def submit(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+            raise BrokenExecutor("a worker died")
+
+    renewed = []
+
+    def renew() -> None:
+        renewed.append(True)
+        fake_bot.executor = ThreadPoolExecutor(1)
+
+    fake_bot.executor = Broken()
+    fake_bot.renew_executor = renew
+    hand = cards(ALICE_HAND)
+    arrangement = await fake_bot.tables.arrange(hand, get_preset("standard"), "normal", 3, 1)
+    assert renewed == [True]
+    assert sorted(arrangement.back + arrangement.middle + arrangement.front) == sorted(hand)
+
+    fake_bot.renew_executor = lambda: None  # the new pool is broken too: the error surfaces
+    fake_bot.executor = Broken()
+    with pytest.raises(BrokenExecutor):
+        await fake_bot.tables.arrange(hand, get_preset("standard"), "normal", 3, 1)
