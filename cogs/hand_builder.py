@@ -183,7 +183,7 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.no_special", lang))
             return
         if special in ("three_straights", "three_flushes"):
-            back, middle, _ = find_setting(draft.hand, special)
+            back, middle, _ = await asyncio.to_thread(find_setting, draft.hand, special)
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
             arrangement = await self.arrange(
