@@ -61,8 +61,6 @@ LEVEL = (STRENGTHS >> 20).astype(np.int8)
 LEAD = ((STRENGTHS >> 16) & 0xF).astype(np.int8)
 # category index as in capsa.hands.ALL_CATEGORIES: 0..8 by level, 9 = royal flush
 CATEGORY = np.where((LEVEL == 8) & (LEAD == 14), 9, LEVEL).astype(np.int8)
-_FRONT_SET = {strength3(c) for c in combinations_with_replacement(range(2, 15), 3)}
-IS_FRONT = np.array([int(s) in _FRONT_SET for s in STRENGTHS])
 
 
 def class_of(strength: int) -> int:

@@ -13,7 +13,7 @@ from capsa.cards import CapsaError, Card, check_setting, deal, format_cards, par
 from capsa.cli import command
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import register, t
-from capsa.match import Match
+from capsa.match import MATCH_LENGTHS, Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, get_preset
 from capsa.scoring import Seat
@@ -92,7 +92,7 @@ register(
 def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--rounds", type=int, default=5, choices=(5, 10))
+    p.add_argument("--rounds", type=int, default=5, choices=MATCH_LENGTHS)
     p.add_argument("--level", default="normal", choices=LEVELS, help="computer players")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default="en", choices=("en", "id"))

@@ -190,28 +190,6 @@ class Seated:
         self.keys, self.vals, self.special, self.setting = keys, vals, special, setting
 
 
-def rows_info(tables: HandTables, preset: Preset, rows, keys5=None, keys3=None):
-    """(showdown keys (3,), values (3,)) of a setting given as sorted positions."""
-    from capsa.evaluator import MASK3, MASK5
-
-    if keys5 is None:
-        keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
-    values = value_table(preset)
-    keys, vals = [], []
-    for pos, positions in enumerate(rows):
-        mask = int(sum(1 << int(p) for p in positions))
-        if len(positions) == 5:
-            i = int(np.flatnonzero(MASK5 == mask)[0])
-            keys.append(keys5[i])
-            cls = tables.cls5[i]
-        else:
-            i = int(np.flatnonzero(MASK3 == mask)[0])
-            keys.append(keys3[i])
-            cls = tables.cls3[i]
-        vals.append(values[pos, CATEGORY[cls]])
-    return np.array(keys, dtype=np.int64), np.array(vals)
-
-
 def set_opponent(indices: np.ndarray, preset: Preset, opponents: int) -> Seated:
     from capsa.solver import best_special, find_specials, normal_choice, should_declare
 

@@ -10,6 +10,7 @@ from capsa.builder import Draft, preview_lines
 from capsa.cards import format_cards
 from capsa.i18n import t
 from capsa.match import Standing
+from capsa.names import special_name
 from capsa.scoring import RoundResult
 from capsa.showdown import pair_line, player_lines, signed, totals_lines
 
@@ -96,8 +97,6 @@ def builder_embed(
 
 
 def locked_embed(match, rnd, draft: Draft, lang: str, declared: str | None = None) -> discord.Embed:  # noqa: ANN001
-    from capsa.names import special_name
-
     text = (
         t("hand.declared", lang, special=special_name(declared, lang))
         if declared

@@ -12,6 +12,7 @@ from capsa.builder import Draft
 from capsa.cards import CapsaError, parse_cards
 from capsa.i18n import t
 from capsa.names import special_name
+from capsa.render import render_hand
 from capsa.showdown import signed
 from capsa.specials import available, find_setting
 from cogs import embeds, views
@@ -41,8 +42,6 @@ class BuilderFlow(TableBase):
         return embed, view, picture
 
     async def _draw_hand(self, draft: Draft, lang: str) -> discord.File | None:
-        from capsa.render import render_hand
-
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
             image = await asyncio.to_thread(render_hand, draft.hand, rows, lang)

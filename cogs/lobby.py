@@ -9,6 +9,7 @@ import discord
 
 from capsa.cards import CapsaError
 from capsa.i18n import t
+from capsa.match import MATCH_LENGTHS
 from capsa.presets import get_preset
 from cogs import embeds, views
 from cogs.replies import tell
@@ -26,6 +27,13 @@ log = logging.getLogger(__name__)
 
 # What the bot needs in a table's channel: post the lobby, status, showdowns and pictures.
 LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+LOBBY_REFUSALS = {
+    TableFull: "ans.full",
+    AlreadySeated: "ans.already_seated",
+    NotSeated: "ans.not_seated",
+    NotInLobby: "ans.not_lobby",
+}
 
 
 class LobbyFlow(TableBase):
@@ -49,7 +57,7 @@ class LobbyFlow(TableBase):
         if seats not in (2, 3, 4):
             await tell(interaction, t("ans.bad_seats", lang))
             return
-        if rounds not in (5, 10):
+        if rounds not in MATCH_LENGTHS:
             await tell(interaction, t("ans.bad_rounds", lang))
             return
         if not 30 <= countdown <= 300:
@@ -173,17 +181,8 @@ class LobbyFlow(TableBase):
                         match = await self.repo.get_match(match_id)
                         await self.start_round(match, 1)
                         return
-            except TableFull:
-                await tell(interaction, t("ans.full", lang))
-                return
-            except AlreadySeated:
-                await tell(interaction, t("ans.already_seated", lang))
-                return
-            except NotSeated:
-                await tell(interaction, t("ans.not_seated", lang))
-                return
-            except NotInLobby:
-                await tell(interaction, t("ans.not_lobby", lang))
+            except (TableFull, AlreadySeated, NotSeated, NotInLobby) as refusal:
+                await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
                 return
             await interaction.edit_original_response(
                 embed=embeds.lobby_embed(match, match.language),

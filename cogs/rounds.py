@@ -15,6 +15,7 @@ from capsa.cards import deal as deal_cards
 from capsa.cards import parse_cards
 from capsa.i18n import t
 from capsa.match import standings
+from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from cogs import embeds, views
 from cogs.replies import tell
@@ -250,8 +251,6 @@ class RoundFlow(TableBase):
         await self.repo.set_round_messages(rnd.id, showdown_message_id=message.id)
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
-        from capsa.render import render_showdown
-
         try:
             return await asyncio.to_thread(render_showdown, result, lang, title)
         except Exception:
@@ -274,8 +273,6 @@ class RoundFlow(TableBase):
         embed = embeds.standings_embed(table, match.language)
         files = []
         try:
-            from capsa.render import render_standings
-
             image = await asyncio.to_thread(render_standings, table, match.language, embed.title)
             files.append(discord.File(io.BytesIO(image), filename="standings.png"))
             embed.set_image(url="attachment://standings.png")

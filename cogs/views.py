@@ -299,7 +299,7 @@ class LeaderboardButton(
         return cls(match["sort"], match["period"], int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.board import show_leaderboard
+        from cogs.board import show_leaderboard  # board imports this module
 
         await _guarded(
             self,
