@@ -1,26 +1,31 @@
 """The SQLite (aiosqlite) implementation of ``Repository``.
 
-One connection per repository. An ``asyncio.Lock`` serialises its users, so two coroutines can
-never interleave statements inside one transaction; every public method is exactly one
-transaction (``BEGIN IMMEDIATE`` for writes, a deferred ``BEGIN`` for consistent reads), rolled
-back whole on any error, including cancellation.
+One connection per repository, and its one thread does all the work: every public method is
+exactly one transaction (``BEGIN IMMEDIATE`` for writes, a deferred ``BEGIN`` for consistent
+reads), run there whole as one function (``data.db.run_in_thread``) and rolled back whole on
+any error. The thread takes one function at a time, so transactions never interleave; a
+caller cancelled while its transaction runs does not cut it short (it commits or rolls back
+whole).
+
+The records every interaction reads (guild settings, matches, rounds) are cached. Only the
+database thread changes the caches: a write drops the entries it touches before it writes, and
+the records it loads are put back after its COMMIT. So a cached record is always one that was
+committed, and the event loop reads it without a round trip (one bot process per file).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
-from .db import connect, migrate
+from .db import connect, migrate, run_in_thread
 from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
@@ -44,8 +49,11 @@ from .repository import (
     validate_guild_settings,
 )
 
+T = TypeVar("T")
+
 _DAY = 86400.0
 _ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
+_CACHE_SIZE = 4096  # records per cache; the oldest half goes when it is full
 
 # ORDER BY for each leaderboard sort; user_id last so pages are stable.
 _LEADER_ORDER = {
@@ -89,18 +97,30 @@ def _placeholders(n: int) -> str:
     return ", ".join("?" * n)
 
 
+class _Cache(dict):
+    """A dict of immutable records that forgets its oldest half when it is full."""
+
+    def put(self, key: Any, value: Any) -> None:
+        self.pop(key, None)
+        self[key] = value
+        if len(self) > _CACHE_SIZE:
+            for old in list(self)[: _CACHE_SIZE // 2]:
+                del self[old]
+
+
 class SqliteRepository:
     """``Repository`` on one aiosqlite connection; create it with ``SqliteRepository.open``."""
 
     def __init__(self, conn: aiosqlite.Connection, path: str | None = None) -> None:
         self._conn = conn
-        self._lock = asyncio.Lock()
         self.path = path
-        # Read caches for the two records every interaction needs. Entries are immutable
-        # records, filled under the lock and dropped under the lock by every write that
-        # changes them, so a reader never sees a write undone (one bot process per file).
-        self._settings_cache: dict[int, GuildSettings] = {}
-        self._match_cache: dict[int, MatchRecord] = {}
+        self._settings_cache = _Cache()  # guild id -> GuildSettings
+        self._match_cache = _Cache()  # match id -> MatchRecord
+        self._round_cache = _Cache()  # round id -> RoundRecord
+        self._latest_round = _Cache()  # match id -> id of its latest round
+        # Set by the database thread for the transaction it runs.
+        self._db: sqlite3.Connection | None = None
+        self._loaded: list[tuple[_Cache, Any, Any]] = []
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteRepository:
@@ -113,59 +133,69 @@ class SqliteRepository:
         return cls(conn, str(path))
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        await self._conn.close()
 
     # ------------------------------------------------------------------ plumbing
 
-    @asynccontextmanager
-    async def _tx(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction: committed if the block returns, rolled back if it raises."""
-        async with self._lock:
-            conn = self._conn
-            try:
-                # BEGIN inside the try: a cancellation landing while it is queued must still
-                # roll back, or the connection would be left inside a transaction.
-                await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield conn
-                await conn.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+    async def _write(self, fn: Callable[[], T]) -> T:
+        """``fn`` as one write transaction on the database thread."""
+        return await run_in_thread(self._conn, lambda db: self._transaction(db, fn, True))
 
-    async def _rollback(self) -> None:
+    async def _read(self, fn: Callable[[], T]) -> T:
+        """``fn`` as one read transaction (a consistent snapshot) on the database thread."""
+        return await run_in_thread(self._conn, lambda db: self._transaction(db, fn, False))
+
+    def _transaction(self, db: sqlite3.Connection, fn: Callable[[], T], write: bool) -> T:
+        """On the database thread: BEGIN, ``fn``, COMMIT, then cache what ``fn`` loaded. Any
+        error (COMMIT's too) rolls it all back and caches nothing."""
+        self._db, self._loaded = db, []
         try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.OperationalError:
-            pass  # no transaction left (e.g. a COMMIT that ran before a cancellation landed)
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                result = fn()
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            for cache, key, value in self._loaded:
+                cache.put(key, value)
+            return result
+        finally:
+            self._db, self._loaded = None, []
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+    def _remember(self, cache: _Cache, key: Any, value: Any) -> None:
+        """Cache ``value`` once the running transaction has committed."""
+        self._loaded.append((cache, key, value))
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        assert self._db is not None, "only inside a transaction"
+        return self._db.execute(sql, params).fetchone()
 
-    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        assert self._db is not None, "only inside a transaction"
+        return self._db.execute(sql, params).fetchall()
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a write; return the number of rows it changed."""
-        async with self._conn.execute(sql, params) as cur:
-            return cur.rowcount
+        assert self._db is not None, "only inside a transaction"
+        return self._db.execute(sql, params).rowcount
 
-    async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self._conn.execute(sql, params) as cur:
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+    def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        assert self._db is not None, "only inside a transaction"
+        rowid = self._db.execute(sql, params).lastrowid
+        assert rowid is not None
+        return rowid
 
     # ------------------------------------------------------------------ loading records
 
-    async def _load_matches(self, where: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
-        rows = await self._all(f"SELECT * FROM matches WHERE {where} ORDER BY id", params)
+    def _load_matches(self, where: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        rows = self._all(f"SELECT * FROM matches WHERE {where} ORDER BY id", params)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
         seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-        for s in await self._all(
+        for s in self._all(
             f"SELECT * FROM match_seats WHERE match_id IN ({_placeholders(len(ids))})"
             " ORDER BY match_id, seat",
             ids,
@@ -180,7 +210,7 @@ class SqliteRepository:
                     place=s["place"],
                 )
             )
-        return [
+        found = [
             MatchRecord(
                 id=r["id"],
                 guild_id=r["guild_id"],
@@ -204,18 +234,21 @@ class SqliteRepository:
             )
             for r in rows
         ]
+        for match in found:
+            self._remember(self._match_cache, match.id, match)
+        return found
 
-    async def _match(self, match_id: int) -> MatchRecord | None:
-        found = await self._load_matches("id = ?", (match_id,))
+    def _match(self, match_id: int) -> MatchRecord | None:
+        found = self._load_matches("id = ?", (match_id,))
         return found[0] if found else None
 
-    async def _load_rounds(self, where: str, params: Sequence[Any] = ()) -> list[RoundRecord]:
-        rows = await self._all(f"SELECT * FROM rounds WHERE {where} ORDER BY number", params)
+    def _load_rounds(self, where: str, params: Sequence[Any] = ()) -> list[RoundRecord]:
+        rows = self._all(f"SELECT * FROM rounds WHERE {where} ORDER BY number", params)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
         hands: dict[int, list[HandRecord]] = {i: [] for i in ids}
-        for h in await self._all(
+        for h in self._all(
             f"SELECT * FROM hands WHERE round_id IN ({_placeholders(len(ids))})"
             " ORDER BY round_id, seat",
             ids,
@@ -236,7 +269,7 @@ class SqliteRepository:
                     dm_message_id=h["dm_message_id"],
                 )
             )
-        return [
+        found = [
             RoundRecord(
                 id=r["id"],
                 match_id=r["match_id"],
@@ -253,10 +286,17 @@ class SqliteRepository:
             )
             for r in rows
         ]
+        for rnd in found:
+            self._remember(self._round_cache, rnd.id, rnd)
+        return found
 
-    async def _round(self, round_id: int) -> RoundRecord | None:
-        found = await self._load_rounds("id = ?", (round_id,))
+    def _round(self, round_id: int) -> RoundRecord | None:
+        found = self._load_rounds("id = ?", (round_id,))
         return found[0] if found else None
+
+    def _changed_round(self, round_id: int) -> None:
+        """Before a write to a round or its hands: drop it; it is loaded again after."""
+        self._round_cache.pop(round_id, None)
 
     # ------------------------------------------------------------------ settings
 
@@ -264,43 +304,47 @@ class SqliteRepository:
         cached = self._settings_cache.get(guild_id)
         if cached is not None:
             return cached
-        async with self._tx(write=False):
-            settings = self._settings_cache[guild_id] = await self._settings(guild_id)
-            return settings
+        return await self._read(lambda: self._settings(guild_id))
 
-    async def _settings(self, guild_id: int) -> GuildSettings:
-        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    def _settings(self, guild_id: int) -> GuildSettings:
+        row = self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
-            return GuildSettings(guild_id=guild_id)
-        return GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
+            settings = GuildSettings(guild_id=guild_id)
+        else:
+            settings = GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
+        self._remember(self._settings_cache, guild_id, settings)
+        return settings
 
     async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
         clean = validate_guild_settings(fields)
-        async with self._tx():
+
+        def tx() -> GuildSettings:
             self._settings_cache.pop(guild_id, None)
             if clean:
                 names = list(clean)
-                await self._exec(
+                self._exec(
                     f"INSERT INTO guild_settings (guild_id, {', '.join(names)}, updated_at)"
                     f" VALUES (?, {_placeholders(len(names))}, ?)"
                     " ON CONFLICT (guild_id) DO UPDATE SET "
                     + ", ".join(f"{n} = excluded.{n}" for n in [*names, "updated_at"]),
                     (guild_id, *clean.values(), time.time()),
                 )
-            return await self._settings(guild_id)
+            return self._settings(guild_id)
+
+        return await self._write(tx)
 
     # ------------------------------------------------------------------ matches
 
-    async def _active_match_id_of_user(self, user_id: int) -> int | None:
-        row = await self._one(
+    def _active_match_id_of_user(self, user_id: int) -> int | None:
+        row = self._one(
             "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
             " WHERE s.user_id = ? AND m.status IN ('lobby', 'playing') ORDER BY m.id LIMIT 1",
             (user_id,),
         )
         return None if row is None else row[0]
 
-    async def _remember_player(self, guild_id: int, user_id: int, name: str, now: float) -> None:
-        await self._exec(
+    def _remember_player(self, guild_id: int, user_id: int, name: str, now: float) -> None:
+        self._exec(
             "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
             " name = excluded.name, updated_at = excluded.updated_at",
@@ -333,18 +377,19 @@ class SqliteRepository:
         if timeout_action not in TIMEOUT_ACTIONS:
             raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
         t = _now(now)
-        async with self._tx():
-            existing = await self._one(
+
+        def tx() -> MatchRecord:
+            existing = self._one(
                 "SELECT id FROM matches WHERE channel_id = ? AND status IN ('lobby', 'playing')",
                 (channel_id,),
             )
             if existing is not None:
                 raise TableExists(f"channel {channel_id} already has table #{existing[0]}")
-            other = await self._active_match_id_of_user(host_id)
+            other = self._active_match_id_of_user(host_id)
             if other is not None:
                 raise AlreadySeated(f"user {host_id} already sits at table #{other}")
             try:
-                match_id = await self._insert(
+                match_id = self._insert(
                     "INSERT INTO matches (guild_id, channel_id, host_id, preset, options,"
                     " rounds_total, countdown, bot_level, timeout_action, seats_count, language,"
                     " status, created_at, lobby_expires_at)"
@@ -367,22 +412,26 @@ class SqliteRepository:
                 )
             except sqlite3.IntegrityError as exc:  # the partial unique index (another process)
                 raise TableExists(f"channel {channel_id} already has a table") from exc
-            await self._exec(
+            self._exec(
                 "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
                 " VALUES (?, 0, ?, ?, 0, NULL)",
                 (match_id, host_id, host_name),
             )
-            await self._remember_player(guild_id, host_id, host_name, t)
-            match = await self._match(match_id)
-        assert match is not None
-        return match
+            self._remember_player(guild_id, host_id, host_name, t)
+            match = self._match(match_id)
+            assert match is not None
+            return match
+
+        return await self._write(tx)
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
-        async with self._tx():
+        def tx() -> None:
             self._match_cache.pop(match_id, None)
-            await self._exec(
+            self._exec(
                 "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
             )
+
+        await self._write(tx)
 
     async def add_seat(
         self,
@@ -394,9 +443,10 @@ class SqliteRepository:
         now: float | None = None,
     ) -> MatchRecord:
         t = _now(now)
-        async with self._tx():
+
+        def tx() -> MatchRecord:
             self._match_cache.pop(match_id, None)
-            row = await self._one(
+            row = self._one(
                 "SELECT guild_id, status, seats_count FROM matches WHERE id = ?", (match_id,)
             )
             if row is None:
@@ -404,131 +454,148 @@ class SqliteRepository:
             if row["status"] != "lobby":
                 raise NotInLobby(f"table #{match_id} is {row['status']}, not in its lobby")
             if user_id is not None:
-                other = await self._active_match_id_of_user(user_id)
+                other = self._active_match_id_of_user(user_id)
                 if other is not None:
                     raise AlreadySeated(f"user {user_id} already sits at table #{other}")
             taken = {
                 r[0]
-                for r in await self._all(
-                    "SELECT seat FROM match_seats WHERE match_id = ?", (match_id,)
-                )
+                for r in self._all("SELECT seat FROM match_seats WHERE match_id = ?", (match_id,))
             }
             free = [s for s in range(row["seats_count"]) if s not in taken]
             if not free:
                 raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
-            await self._exec(
+            self._exec(
                 "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (match_id, free[0], user_id, name, int(user_id is None), level),
             )
             if user_id is not None:
-                await self._remember_player(row["guild_id"], user_id, name, t)
-            match = await self._match(match_id)
-        assert match is not None
-        return match
+                self._remember_player(row["guild_id"], user_id, name, t)
+            match = self._match(match_id)
+            assert match is not None
+            return match
+
+        return await self._write(tx)
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
-        async with self._tx():
+        def tx() -> MatchRecord:
             self._match_cache.pop(match_id, None)
-            row = await self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
+            row = self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
             if row is None:
                 raise NotInLobby(f"table #{match_id} does not exist")
             if row["status"] != "lobby":
                 raise NotInLobby(f"table #{match_id} is {row['status']}, not in its lobby")
-            removed = await self._exec(
+            removed = self._exec(
                 "DELETE FROM match_seats WHERE match_id = ? AND user_id = ?", (match_id, user_id)
             )
             if not removed:
                 raise NotSeated(f"user {user_id} has no seat at table #{match_id}")
-            match = await self._match(match_id)
-        assert match is not None
-        return match
+            match = self._match(match_id)
+            assert match is not None
+            return match
+
+        return await self._write(tx)
+
+    async def _set_match_status(self, match_id: int, sql: str, params: Sequence[Any]) -> bool:
+        """One status change of a match; True if it changed."""
+
+        def tx() -> bool:
+            self._match_cache.pop(match_id, None)
+            return 1 == self._exec(sql, params)
+
+        return await self._write(tx)
 
     async def start_match(self, match_id: int, *, now: float | None = None) -> bool:
-        async with self._tx():
-            self._match_cache.pop(match_id, None)
-            return 1 == await self._exec(
-                "UPDATE matches SET status = 'playing', started_at = ?"
-                " WHERE id = ? AND status = 'lobby'",
-                (_now(now), match_id),
-            )
+        return await self._set_match_status(
+            match_id,
+            "UPDATE matches SET status = 'playing', started_at = ?"
+            " WHERE id = ? AND status = 'lobby'",
+            (_now(now), match_id),
+        )
 
     async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
-        async with self._tx():
-            self._match_cache.pop(match_id, None)
-            return 1 == await self._exec(
-                "UPDATE matches SET status = 'cancelled', finished_at = ?"
-                " WHERE id = ? AND status IN ('lobby', 'playing')",
-                (_now(now), match_id),
-            )
+        return await self._set_match_status(
+            match_id,
+            "UPDATE matches SET status = 'cancelled', finished_at = ?"
+            " WHERE id = ? AND status IN ('lobby', 'playing')",
+            (_now(now), match_id),
+        )
 
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None
     ) -> bool:
-        async with self._tx():
+        t = _now(now)
+
+        def tx() -> bool:
             self._match_cache.pop(match_id, None)
-            changed = await self._exec(
+            changed = self._exec(
                 "UPDATE matches SET status = 'finished', finished_at = ?"
                 " WHERE id = ? AND status = 'playing'",
-                (_now(now), match_id),
+                (t, match_id),
             )
             if not changed:
                 return False
             for seat, place in places.items():
-                if not await self._exec(
+                if not self._exec(
                     "UPDATE match_seats SET place = ? WHERE match_id = ? AND seat = ?",
                     (int(place), match_id, int(seat)),
                 ):
                     raise ValueError(f"table #{match_id} has no seat {seat}")
             return True
 
+        return await self._write(tx)
+
     async def get_match(self, match_id: int) -> MatchRecord | None:
         cached = self._match_cache.get(match_id)
         if cached is not None:
             return cached
-        async with self._tx(write=False):
-            match = await self._match(match_id)
-            if match is not None:
-                self._match_cache[match_id] = match
-            return match
+        return await self._read(lambda: self._match(match_id))
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
-        async with self._tx(write=False):
-            found = await self._load_matches(
+        found = await self._read(
+            lambda: self._load_matches(
                 "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
             )
+        )
         return found[0] if found else None
 
     async def active_match_of_user(self, user_id: int) -> MatchRecord | None:
-        async with self._tx(write=False):
-            match_id = await self._active_match_id_of_user(user_id)
-            return None if match_id is None else await self._match(match_id)
+        def tx() -> MatchRecord | None:
+            match_id = self._active_match_id_of_user(user_id)
+            return None if match_id is None else self._match(match_id)
+
+        return await self._read(tx)
 
     async def active_matches(self) -> list[MatchRecord]:
-        async with self._tx(write=False):
-            return await self._load_matches(
+        return await self._read(
+            lambda: self._load_matches(
                 f"status IN ({_placeholders(len(ACTIVE_STATUSES))})", ACTIVE_STATUSES
             )
+        )
 
     async def expire_lobbies(self, now: float | None = None) -> list[int]:
         t = _now(now)
-        async with self._tx():
-            self._match_cache.clear()
+
+        def tx() -> list[int]:
             ids = [
                 r[0]
-                for r in await self._all(
+                for r in self._all(
                     "SELECT id FROM matches WHERE status = 'lobby'"
                     " AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ? ORDER BY id",
                     (t,),
                 )
             ]
+            for match_id in ids:
+                self._match_cache.pop(match_id, None)
             if ids:
-                await self._exec(
+                self._exec(
                     "UPDATE matches SET status = 'cancelled', finished_at = ?"
                     f" WHERE status = 'lobby' AND id IN ({_placeholders(len(ids))})",
                     (t, *ids),
                 )
             return ids
+
+        return await self._write(tx)
 
     # ------------------------------------------------------------------ rounds
 
@@ -542,51 +609,69 @@ class SqliteRepository:
         *,
         now: float | None = None,
     ) -> RoundRecord:
-        async with self._tx():
-            existing = await self._one(
+        t = _now(now)
+
+        def tx() -> RoundRecord:
+            existing = self._one(
                 "SELECT id FROM rounds WHERE match_id = ? AND number = ?", (match_id, number)
             )
             if existing is None:
-                row = await self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
+                row = self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
                 if row is None or row["status"] != "playing":
                     state = "does not exist" if row is None else f"is {row['status']}"
                     raise NotPlaying(f"table #{match_id} {state}: no round can start")
                 seats = {
                     r[0]
-                    for r in await self._all(
+                    for r in self._all(
                         "SELECT seat FROM match_seats WHERE match_id = ?", (match_id,)
                     )
                 }
                 unknown = sorted(set(hands) - seats)
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
-                round_id = await self._insert(
+                self._latest_round.pop(match_id, None)
+                round_id = self._insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
                     " VALUES (?, ?, ?, ?, 'open', ?)",
-                    (match_id, number, str(int(seed)), float(deadline), _now(now)),
+                    (match_id, number, str(int(seed)), float(deadline), t),
                 )
                 for seat, cards in sorted(hands.items()):
-                    await self._exec(
+                    self._exec(
                         "INSERT INTO hands (round_id, seat, cards) VALUES (?, ?, ?)",
                         (round_id, int(seat), _cards_text(cards)),
                     )
+                self._remember(self._latest_round, match_id, round_id)
             else:
                 round_id = existing[0]
-            record = await self._round(round_id)
-        assert record is not None
-        return record
+            record = self._round(round_id)
+            assert record is not None
+            return record
+
+        return await self._write(tx)
 
     async def current_round(self, match_id: int) -> RoundRecord | None:
-        async with self._tx(write=False):
-            found = await self._load_rounds(
+        round_id = self._latest_round.get(match_id)
+        cached = None if round_id is None else self._round_cache.get(round_id)
+        if cached is not None:
+            return cached
+
+        def tx() -> RoundRecord | None:
+            found = self._load_rounds(
                 "match_id = ? AND number = (SELECT MAX(number) FROM rounds WHERE match_id = ?)",
                 (match_id, match_id),
             )
-        return found[0] if found else None
+            if not found:
+                return None
+            self._remember(self._latest_round, match_id, found[0].id)
+            return found[0]
+
+        return await self._read(tx)
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
-        async with self._tx(write=False):
-            return await self._round(round_id)
+        cached = self._round_cache.get(round_id)
+        if cached is not None:
+            return cached
+        return await self._read(lambda: self._round(round_id))
 
     async def set_round_messages(
         self,
@@ -604,21 +689,30 @@ class SqliteRepository:
         }
         if not sets:
             return
-        async with self._tx():
-            await self._exec(
+
+        def tx() -> None:
+            self._changed_round(round_id)
+            self._exec(
                 f"UPDATE rounds SET {', '.join(f'{k} = ?' for k in sets)} WHERE id = ?",
                 (*sets.values(), round_id),
             )
+            self._round(round_id)
+
+        await self._write(tx)
 
     async def set_dm_message(
         self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
     ) -> None:
-        async with self._tx():
-            await self._exec(
+        def tx() -> None:
+            self._changed_round(round_id)
+            self._exec(
                 "UPDATE hands SET dm_channel_id = ?, dm_message_id = ?"
                 " WHERE round_id = ? AND seat = ?",
                 (channel_id, message_id, round_id, seat),
             )
+            self._round(round_id)
+
+        await self._write(tx)
 
     async def submit_hand(
         self,
@@ -636,8 +730,10 @@ class SqliteRepository:
         rows = {"back": back, "middle": middle, "front": front}
         given = [name for name, cards in rows.items() if cards is not None]
         texts = {name: _cards_text(cards) for name, cards in rows.items()}
-        async with self._tx():
-            row = await self._one(
+        t = _now(now)
+
+        def tx() -> bool:
+            row = self._one(
                 "SELECT h.cards, h.submitted_at, r.status FROM hands h"
                 " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
                 (round_id, seat),
@@ -654,7 +750,8 @@ class SqliteRepository:
                 placed = Counter(c for name in _ROW_SIZES for c in _cards_tuple(texts[name]) or ())
                 if placed != Counter(_cards_tuple(row["cards"]) or ()):
                     raise ValueError("the setting does not use exactly the cards dealt to the seat")
-            return 1 == await self._exec(
+            self._changed_round(round_id)
+            stored = 1 == self._exec(
                 "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
                 " auto = ?, submitted_at = ?"
                 " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
@@ -665,11 +762,15 @@ class SqliteRepository:
                     declare,
                     int(bool(fouled)),
                     int(bool(auto)),
-                    _now(now),
+                    t,
                     round_id,
                     seat,
                 ),
             )
+            self._round(round_id)
+            return stored
+
+        return await self._write(tx)
 
     async def score_round(
         self,
@@ -683,9 +784,11 @@ class SqliteRepository:
         seats = [s.seat for s in scores]
         if len(set(seats)) != len(seats):
             raise ValueError(f"a seat is scored twice in {seats}")
-        async with self._tx():
+
+        def tx() -> bool:
+            self._changed_round(round_id)
             # The guard: only an open round of a playing match flips to 'scored', once.
-            flipped = await self._exec(
+            flipped = self._exec(
                 "UPDATE rounds SET status = 'scored', result = ?, scored_at = ?"
                 " WHERE id = ? AND status = 'open' AND EXISTS (SELECT 1 FROM matches m"
                 " WHERE m.id = rounds.match_id AND m.status = 'playing')",
@@ -693,7 +796,7 @@ class SqliteRepository:
             )
             if flipped != 1:
                 return False
-            ctx = await self._one(
+            ctx = self._one(
                 "SELECT r.match_id, m.guild_id FROM rounds r JOIN matches m ON m.id = r.match_id"
                 " WHERE r.id = ?",
                 (round_id,),
@@ -701,12 +804,12 @@ class SqliteRepository:
             assert ctx is not None
             users = {
                 r["seat"]: r["user_id"]
-                for r in await self._all(
+                for r in self._all(
                     "SELECT seat, user_id FROM match_seats WHERE match_id = ?", (ctx["match_id"],)
                 )
             }
             for s in scores:
-                changed = await self._exec(
+                changed = self._exec(
                     "UPDATE hands SET points = ?, fouled = CASE WHEN ? THEN 1 ELSE fouled END"
                     " WHERE round_id = ? AND seat = ?",
                     (float(s.points), int(bool(s.fouled)), round_id, s.seat),
@@ -714,7 +817,7 @@ class SqliteRepository:
                 if changed != 1:
                     raise ValueError(f"round {round_id} has no hand for seat {s.seat}")
                 strength = (s.best_row or {}).get("strength")
-                await self._exec(
+                self._exec(
                     "INSERT INTO round_scores (round_id, seat, match_id, guild_id, user_id,"
                     " points, fouled, special, sweeps_given, sweeps_taken, table_sweep,"
                     " best_strength, best_row, scored_at)"
@@ -736,26 +839,32 @@ class SqliteRepository:
                         t,
                     ),
                 )
+            self._round(round_id)
             return True
 
+        return await self._write(tx)
+
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
-        async with self._tx(write=False):
-            return await self._load_rounds("match_id = ? AND status = 'scored'", (match_id,))
+        return await self._read(
+            lambda: self._load_rounds("match_id = ? AND status = 'scored'", (match_id,))
+        )
 
     async def match_totals(self, match_id: int) -> dict[int, float]:
-        async with self._tx(write=False):
+        def tx() -> dict[int, float]:
             totals = {
                 r[0]: 0.0
-                for r in await self._all(
+                for r in self._all(
                     "SELECT seat FROM match_seats WHERE match_id = ? ORDER BY seat", (match_id,)
                 )
             }
-            for r in await self._all(
+            for r in self._all(
                 "SELECT seat, SUM(points) FROM round_scores WHERE match_id = ? GROUP BY seat",
                 (match_id,),
             ):
                 totals[r[0]] = float(r[1] or 0.0)
-        return dict(sorted(totals.items()))
+            return dict(sorted(totals.items()))
+
+        return await self._read(tx)
 
     # ------------------------------------------------------------------ stats
 
@@ -808,13 +917,14 @@ class SqliteRepository:
         since = self._since(period_days, now)
         cte = self._leader_cte(since)
         params = self._leader_params(guild_id, since)
-        async with self._tx(write=False):
-            rows = await self._all(
+        rows = await self._read(
+            lambda: self._all(
                 cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
                 " LEFT JOIN players p ON p.guild_id = ? AND p.user_id = b.user_id"
                 f" ORDER BY {_LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
                 (*params, guild_id, max(0, int(limit)), max(0, int(offset))),
             )
+        )
         return [
             LeaderRow(
                 user_id=r["user_id"],
@@ -839,17 +949,19 @@ class SqliteRepository:
     ) -> int:
         since = self._since(period_days, now)
         cte = self._leader_cte(since)
-        async with self._tx(write=False):
-            row = await self._one(
+        row = await self._read(
+            lambda: self._one(
                 cte + "SELECT COUNT(*) FROM board", self._leader_params(guild_id, since)
             )
+        )
         return int(row[0]) if row else 0
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         where = "guild_id = ? AND user_id = ?"
         key = (guild_id, user_id)
-        async with self._tx(write=False):
-            agg = await self._one(
+
+        def tx() -> tuple[Any, Any, Any, Any]:
+            agg = self._one(
                 "SELECT COUNT(*) AS rounds, COALESCE(SUM(points), 0) AS points,"
                 " COALESCE(SUM(sweeps_given), 0) AS sweeps_given,"
                 " COALESCE(SUM(sweeps_taken), 0) AS sweeps_taken,"
@@ -857,22 +969,25 @@ class SqliteRepository:
                 f" COALESCE(SUM(fouled), 0) AS fouls FROM round_scores WHERE {where}",
                 key,
             )
-            specials = await self._all(
+            specials = self._all(
                 f"SELECT special, COUNT(*) FROM round_scores WHERE {where}"
                 " AND special IS NOT NULL GROUP BY special ORDER BY special",
                 key,
             )
-            best = await self._one(
+            best = self._one(
                 f"SELECT best_row FROM round_scores WHERE {where} AND best_strength IS NOT NULL"
                 " ORDER BY best_strength DESC, scored_at ASC, round_id ASC LIMIT 1",
                 key,
             )
-            res = await self._one(
+            res = self._one(
                 "SELECT COUNT(*) AS matches, COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0"
                 " END), 0) AS wins FROM matches m JOIN match_seats s ON s.match_id = m.id"
                 " WHERE m.guild_id = ? AND m.status = 'finished' AND s.user_id = ?",
                 key,
             )
+            return agg, specials, best, res
+
+        agg, specials, best, res = await self._read(tx)
         assert agg is not None and res is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])

@@ -195,11 +195,17 @@ async def expire_countdown(bot, match_id: int, round_id: int) -> None:  # noqa: 
     as the bot stored it) and then does exactly what the bot's deadline timer does when it
     fires: ``tables.schedule(match, delay, close_round)``, with a delay of 0.
     """
-    async with bot.repo._tx() as conn:
-        await conn.execute(
+    repo = bot.repo
+
+    def tx() -> None:
+        repo._changed_round(round_id)
+        repo._exec(
             "UPDATE rounds SET deadline = ? WHERE id = ? AND status = 'open'",
             (time.time() - 1, round_id),
         )
+        repo._round(round_id)
+
+    await repo._write(tx)
     tables = bot.tables
     tables.schedule(match_id, 0, lambda: tables.close_round(match_id, round_id))
 

@@ -4,6 +4,7 @@ the atomic exactly-once round commit, resume after a restart, leaderboards and s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -557,43 +558,72 @@ async def test_score_round_failing_mid_transaction_stores_nothing(repo: SqliteRe
     assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
 
 
-async def test_score_round_cancelled_half_way_is_all_or_nothing(
+async def test_score_round_failing_after_any_write_is_all_or_nothing(
     repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The task is cancelled right after its k-th write (the round flip, then each seat's
-    hand and ledger rows): nothing of it is stored, and a retry scores the round once."""
+    """A crash right after its k-th write (the round flip, then each seat's hand and ledger
+    rows): nothing of it is stored, nothing stale is cached, and a retry scores it once."""
     m = await playing_match(repo)
     real_exec = repo._exec
     writes = 0
-    cancel_after = 0
+    crash_after = 0
 
-    async def exec_then_cancel(sql, params=()):
+    def exec_then_crash(sql, params=()):  # noqa: ANN001, ANN202
         nonlocal writes
-        changed = await real_exec(sql, params)
+        changed = real_exec(sql, params)
         writes += 1
-        if writes == cancel_after:
-            asyncio.current_task().cancel()
-            await asyncio.sleep(0)  # the cancellation lands here, inside the transaction
+        if writes == crash_after:
+            raise OSError("power cut")
         return changed
 
-    monkeypatch.setattr(repo, "_exec", exec_then_cancel)
+    monkeypatch.setattr(repo, "_exec", exec_then_crash)
     expected = {0: 0.0, 1: 0.0, 2: 0.0}
     for k in range(1, 8):  # 1 round flip + 3 seats x (hand update, ledger insert)
         rnd = await submitted_round(repo, m.id, k, seed=k)
         before = await repo.get_round(rnd.id)
-        writes, cancel_after = 0, k
-        task = asyncio.create_task(repo.score_round(rnd.id, {}, three_scores()))
-        with pytest.raises(asyncio.CancelledError):
-            await task
+        writes, crash_after = 0, k
+        with pytest.raises(OSError, match="power cut"):
+            await repo.score_round(rnd.id, {}, three_scores())
         assert writes == k
         assert await repo.get_round(rnd.id) == before
         assert await repo.match_totals(m.id) == expected
-        cancel_after = 0
+        crash_after = 0
         assert await repo.score_round(rnd.id, {}, three_scores())  # the retry after a restart
         assert not await repo.score_round(rnd.id, {}, three_scores())
+        assert (await repo.get_round(rnd.id)).status == "scored"
         expected = {s: expected[s] + p for s, p in zip(expected, (6.0, -2.0, -4.0), strict=True)}
         assert await repo.match_totals(m.id) == expected
     assert (await repo.player_stats(GUILD, 100)).rounds == 7
+
+
+async def test_a_cancelled_caller_never_leaves_half_a_transaction(repo: SqliteRepository) -> None:
+    """The caller of score_round is cancelled after 0, 1, 2 ... event-loop turns: the round is
+    then either scored whole or not at all, and counted once however often it is retried."""
+    m = await playing_match(repo)
+    expected = {0: 0.0, 1: 0.0, 2: 0.0}
+    outcomes = set()
+    for k in range(8):
+        rnd = await submitted_round(repo, m.id, k + 1, seed=k + 1)
+        task = asyncio.create_task(repo.score_round(rnd.id, {}, three_scores()))
+        for _ in range(k):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        totals = await repo.match_totals(m.id)  # queued after it: the transaction has ended
+        stored = (await repo.get_round(rnd.id)).status == "scored"
+        assert totals == await repo.match_totals(m.id)
+        outcomes.add(stored)
+        if stored:
+            expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
+        assert await repo.match_totals(m.id) == expected
+        # the retry (what the bot does on its next start) scores it only if it was not
+        assert await repo.score_round(rnd.id, {}, three_scores()) is not stored
+        if not stored:
+            expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
+        assert await repo.match_totals(m.id) == expected
+    assert (await repo.player_stats(GUILD, 100)).rounds == 8
+    assert outcomes == {False, True}  # cancelled before it was queued, or after
 
 
 async def test_score_round_refuses_a_cancelled_match(repo: Repository) -> None:
