@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 
 from capsa.cards import Card
 from capsa.hands import evaluate, level_of
@@ -73,19 +73,43 @@ def holds(special: str, setting: Setting) -> bool:
     return False
 
 
+def _straight_fives(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every five-card straight among these cards, built rank window by rank window."""
+    by_rank: dict[int, list[Card]] = {}
+    for card in cards:
+        by_rank.setdefault(card.rank, []).append(card)
+    fives: list[tuple[Card, ...]] = []
+    for low in range(1, 11):  # 1: the ace below the 2 (A-2-3-4-5)
+        ranks = [14 if r == 1 else r for r in range(low, low + 5)]
+        if all(r in by_rank for r in ranks):
+            fives.extend(product(*(by_rank[r] for r in ranks)))
+    return fives
+
+
+def _flush_fives(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every five-card flush among these cards, or none if the suits cannot be split into
+    two flushes of five and one of three (suit counts 13, 10+3, 8+5 or 5+5+3)."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(card.suit, []).append(card)
+    if sorted(len(v) for v in by_suit.values()) not in ([13], [3, 10], [5, 8], [3, 5, 5]):
+        return []
+    return [five for same in by_suit.values() for five in combinations(same, 5)]
+
+
 def find_setting(cards: Sequence[Card], special: str) -> Setting | None:
     """A setting of these 13 cards that forms three straights or three flushes, or None.
 
     The setting returned is never fouled: the stronger five-card row goes to the back.
     """
-    check = _is_five_straight if special == "three_straights" else _is_five_flush
+    straights = special == "three_straights"
     front_ok = (
         (lambda f: front_straight_top(f) > 0)
-        if special == "three_straights"
+        if straights
         else (lambda f: len({c.suit for c in f}) == 1)
     )
     cards = list(cards)
-    fives = [combo for combo in combinations(cards, 5) if check(combo)]
+    fives = _straight_fives(cards) if straights else _flush_fives(cards)
     for i, first in enumerate(fives):
         used = set(first)
         for second in fives[i + 1 :]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -265,6 +266,52 @@ def test_find_setting_on_random_hands_agrees_with_brute_force_shape() -> None:
             hand += [pool[suit].pop() for _ in range(size)]
         rng.shuffle(hand)
         _check_found(hand, "three_flushes")
+
+
+def _exhaustive(hand, special: str) -> bool:
+    """Every pair of disjoint five-card rows from all 1,287 five-card subsets, leaving a
+    three-card front: is one split three straights / three flushes?"""
+    shape = is_three_straights if special == "three_straights" else is_three_flushes
+    one = "straight" if special == "three_straights" else "flush"
+    fives = [f for f in combinations(hand, 5) if one in evaluate(f).category]
+    for a, b in combinations(fives, 2):
+        if set(a).isdisjoint(b):
+            front = tuple(c for c in hand if c not in a and c not in b)
+            if shape((a, b, front)) or shape((b, a, front)):
+                return True
+    return False
+
+
+def _near_special(rng: random.Random, special: str, deck: list) -> list:
+    """13 cards drawn where the special is common: two suits, or a narrow band of ranks."""
+    rng.shuffle(deck)
+    if special == "three_flushes":
+        suits = {deck[0].suit, deck[1].suit}
+        return [c for c in deck if c.suit in suits][:13]
+    while True:  # two five-card runs and a three-card run, then half the time one card swapped
+        hand = set()
+        for size in (5, 5, 3):
+            low = rng.randint(2, 15 - size)
+            hand |= {rng.choice([c for c in deck if c.rank == r]) for r in range(low, low + size)}
+        if len(hand) == 13:
+            break
+    hand = list(hand)
+    if rng.random() < 0.5:
+        hand[rng.randrange(13)] = rng.choice([c for c in deck if c not in hand])
+    return hand
+
+
+@pytest.mark.parametrize("special", ["three_straights", "three_flushes"])
+def test_find_setting_never_misses_against_an_exhaustive_search(special: str) -> None:
+    rng = random.Random(23)
+    deck = list(DECK)
+    found = 0
+    for _ in range(40):
+        hand = _near_special(rng, special, deck)
+        expected = _exhaustive(hand, special)
+        assert (find_setting(hand, special) is not None) == expected, hand
+        found += expected
+    assert 0 < found < 40  # the sample holds both answers
 
 
 def test_available() -> None:
