@@ -97,7 +97,7 @@ class CapsaBot(commands.Bot):
         self._own_executor = executor is None
         self.executor: Executor = executor or self._solver_pool()
         self.repo = None
-        self.tables = TableManager(self)
+        self.tables = TableManager(self, worker_slots=config.solver_workers + 1)
 
     def _solver_pool(self) -> Executor:
         return ProcessPoolExecutor(

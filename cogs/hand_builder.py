@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 
@@ -14,10 +13,11 @@ from capsa.i18n import t
 from capsa.names import special_name
 from capsa.render import render_hand
 from capsa.showdown import signed
-from capsa.specials import available, find_setting
+from capsa.specials import find_setting
+from capsa.workers import specials_of
 from cogs import embeds, views
 from cogs.replies import tell
-from cogs.table_base import TableBase, preset_of
+from cogs.table_base import CLICK, TableBase, preset_of
 
 log = logging.getLogger(__name__)
 
@@ -31,30 +31,32 @@ class BuilderFlow(TableBase):
         draft: Draft,
         lang: str,
         note: str | None = None,  # noqa: ANN001
+        priority: int = CLICK,
     ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
         """The builder's embed, its components and the hand picture (one redraw a call)."""
-        special = await self.special_for(match, rnd, seat)
+        special = await self.special_for(match, rnd, seat, priority)
         embed = embeds.builder_embed(match, rnd, seat, draft, lang, note)
         view = views.builder_view(rnd.id, seat, draft, lang, special)
-        picture = await self._draw_hand(draft, lang)
+        picture = await self._draw_hand(draft, lang, priority)
         if picture is not None:
             embed.set_image(url="attachment://hand.jpg")
         return embed, view, picture
 
-    async def _draw_hand(self, draft: Draft, lang: str) -> discord.File | None:
+    async def _draw_hand(self, draft: Draft, lang: str, priority: int) -> discord.File | None:
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
-            image = await asyncio.to_thread(render_hand, draft.hand, rows, lang)
+            image = await self.in_worker(priority, render_hand, draft.hand, rows, lang)
         except Exception:
             log.exception("could not draw a hand")
             return None
         return discord.File(io.BytesIO(image), filename="hand.jpg")
 
-    async def special_for(self, match, rnd, seat: int) -> str | None:  # noqa: ANN001
+    async def special_for(self, match, rnd, seat: int, priority: int = CLICK) -> str | None:  # noqa: ANN001
         key = (rnd.id, seat)
         if key not in self._specials:
             cards = parse_cards(rnd.hands[seat].cards)
-            found = await asyncio.to_thread(available, cards, preset_of(match))
+            options = match.options or None
+            found = await self.in_worker(priority, specials_of, cards, match.preset, options)
             self._specials[key] = found[0] if found else None
         return self._specials[key]
 
@@ -145,7 +147,12 @@ class BuilderFlow(TableBase):
             draft = draft.cleared()
         elif act == "a":
             arrangement = await self.arrange(
-                draft.hand, preset_of(match), "normal", len(match.seats) - 1, rnd.seed + seat
+                draft.hand,
+                preset_of(match),
+                "normal",
+                len(match.seats) - 1,
+                rnd.seed + seat,
+                priority=CLICK,
             )
             draft = draft.with_setting(*arrangement.ordinary[:2])
             if arrangement.special:
@@ -182,11 +189,16 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.no_special", lang))
             return
         if special in ("three_straights", "three_flushes"):
-            back, middle, _ = await asyncio.to_thread(find_setting, draft.hand, special)
+            back, middle, _ = await self.in_worker(CLICK, find_setting, draft.hand, special)
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
             arrangement = await self.arrange(
-                draft.hand, preset_of(match), "normal", len(match.seats) - 1, rnd.seed + seat
+                draft.hand,
+                preset_of(match),
+                "normal",
+                len(match.seats) - 1,
+                rnd.seed + seat,
+                priority=CLICK,
             )
             draft = draft.with_setting(*arrangement.ordinary[:2])
         await self._submit(interaction, match, rnd, seat, draft, special, lang)
@@ -199,6 +211,10 @@ class BuilderFlow(TableBase):
         if not accepted:
             await tell(interaction, t("hand.already", lang))
             return
+        rnd = await self.repo.get_round(rnd.id)
+        complete = all(h.submitted_at is not None for h in rnd.hands)
+        if complete:  # the showdown first: the whole table waits for it
+            self.spawn(self.close_round(match.id, rnd.id))
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
         await interaction.edit_original_response(
             content=None, embed=locked, view=None, attachments=[]
@@ -214,7 +230,5 @@ class BuilderFlow(TableBase):
                 await message.edit(embed=locked, view=None, attachments=[])
             except discord.HTTPException:
                 log.info("table %s: could not lock the DM builder of seat %s", match.id, seat)
-        rnd = await self.repo.get_round(rnd.id)
-        await self.refresh_status(match, rnd)
-        if all(h.submitted_at is not None for h in rnd.hands):
-            self.spawn(self.close_round(match.id, rnd.id))
+        if not complete:  # else the showdown's close_round updates the status message
+            await self.refresh_status(match, rnd)

@@ -19,7 +19,15 @@ from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from cogs import embeds, views
 from cogs.replies import tell
-from cogs.table_base import TableBase, preset_of, round_result, round_scores, seat_names
+from cogs.table_base import (
+    DEAL,
+    SHOWDOWN,
+    TableBase,
+    preset_of,
+    round_result,
+    round_scores,
+    seat_names,
+)
 from data.repository import NotPlaying
 
 log = logging.getLogger(__name__)
@@ -58,7 +66,9 @@ class RoundFlow(TableBase):
         async def computer(seat) -> None:  # noqa: ANN001
             cards = parse_cards(rnd.hands[seat.seat].cards)
             level = seat.level or match.bot_level
-            arrangement = await self.arrange(cards, preset, level, opponents, rnd.seed + seat.seat)
+            arrangement = await self.arrange(
+                cards, preset, level, opponents, rnd.seed + seat.seat, priority=DEAL
+            )
             await self.repo.submit_hand(
                 rnd.id,
                 seat.seat,
@@ -107,7 +117,9 @@ class RoundFlow(TableBase):
         lang = match.language
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
+        embed, view, picture = await self.builder_payload(
+            match, rnd, seat.seat, draft, lang, priority=DEAL
+        )
         try:
             dm = await self._dm_channel(seat.user_id)
             message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
@@ -202,6 +214,7 @@ class RoundFlow(TableBase):
                 "normal",
                 len(match.seats) - 1,
                 rnd.seed + hand.seat,
+                priority=SHOWDOWN,
             )
             rows = (
                 arrangement.ordinary
@@ -252,7 +265,7 @@ class RoundFlow(TableBase):
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
         try:
-            return await asyncio.to_thread(render_showdown, result, lang, title)
+            return await self.in_worker(SHOWDOWN, render_showdown, result, lang, title)
         except Exception:
             log.exception("could not draw the showdown")
             return None
@@ -273,7 +286,9 @@ class RoundFlow(TableBase):
         embed = embeds.standings_embed(table, match.language)
         files = []
         try:
-            image = await asyncio.to_thread(render_standings, table, match.language, embed.title)
+            image = await self.in_worker(
+                SHOWDOWN, render_standings, table, match.language, embed.title
+            )
             files.append(discord.File(io.BytesIO(image), filename="standings.png"))
             embed.set_image(url="attachment://standings.png")
         except Exception:

@@ -4,11 +4,13 @@ and the pure helpers that turn stored rounds into engine objects."""
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING
+from concurrent.futures import BrokenExecutor, Executor
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -26,8 +28,50 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 LOBBY_SECONDS = 600
 NEXT_ROUND_SECONDS = 30
+
+# Priorities of the work sent to the worker processes, most urgent first: what the whole table
+# waits for (the showdown), then what starts a round, then one player's own clicks.
+SHOWDOWN, DEAL, CLICK = 0, 1, 2
+
+
+class WorkerGate:
+    """Lets at most ``slots`` jobs into the worker pool at once; the rest wait here, most
+    urgent first, then first come. The pool's own queue is first come first served, so
+    without this a showdown picture would wait behind every pending hand redraw."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def run(self, priority: int, job: Callable[[], Awaitable[T]]) -> T:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (priority, next(self._order), turn))
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._release()  # handed a slot just as we were cancelled: pass it on
+                raise
+        try:
+            return await job()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # skip waiters that were cancelled
+                turn.set_result(None)
+                return
+        self.free += 1
 
 
 def seat_names(match) -> dict[int, str]:  # noqa: ANN001
@@ -100,8 +144,9 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
 
 
 class TableBase:
-    def __init__(self, bot: CapsaBot) -> None:
+    def __init__(self, bot: CapsaBot, worker_slots: int = 2) -> None:
         self.bot = bot
+        self.gate = WorkerGate(worker_slots)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.timers: dict[int, asyncio.Task] = {}
         self.lobby_seconds = LOBBY_SECONDS
@@ -176,15 +221,42 @@ class TableBase:
         perms = interaction.permissions
         return interaction.user.id == match.host_id or bool(perms and perms.manage_guild)
 
-    async def arrange(self, cards, preset, level: str, opponents: int, seed: int | None):  # noqa: ANN001, ANN201
-        """The solver, off the event loop; a dead worker pool is replaced once."""
+    async def _with_pool(self, call: Callable[[Executor], Awaitable[T]]) -> T:
+        """``call(pool)``; if the pool is dead (a worker killed by the system, say), once
+        more on a new one."""
         for attempt in (1, 2):
             try:
-                return await arrange_async(
-                    cards, preset, level, opponents, seed, executor=self.bot.executor
-                )
+                return await call(self.bot.executor)
             except BrokenExecutor:
                 if attempt == 2:
                     raise
-                log.error("the solver's worker pool broke; starting a new one")
+                log.error("the worker pool broke; starting a new one")
                 self.bot.renew_executor()
+        raise AssertionError("unreachable")
+
+    async def in_worker(self, priority: int, fn: Callable[..., T], *args: Any) -> T:
+        """CPU work (pictures, special checks) in the worker processes, in ``priority``
+        order: off the event loop and off this process's GIL."""
+        loop = asyncio.get_running_loop()
+        return await self.gate.run(
+            priority,
+            lambda: self._with_pool(lambda pool: loop.run_in_executor(pool, fn, *args)),
+        )
+
+    async def arrange(  # noqa: ANN201
+        self,
+        cards,  # noqa: ANN001
+        preset,  # noqa: ANN001
+        level: str,
+        opponents: int,
+        seed: int | None,
+        *,
+        priority: int = CLICK,
+    ):
+        """The solver, in the worker processes, in ``priority`` order."""
+        return await self.gate.run(
+            priority,
+            lambda: self._with_pool(
+                lambda pool: arrange_async(cards, preset, level, opponents, seed, executor=pool)
+            ),
+        )
