@@ -134,8 +134,9 @@ def _png(image: Image.Image) -> bytes:
 
 
 def _jpeg(image: Image.Image) -> bytes:
-    """For the hand, redrawn on every click: JPEG encodes about 4x faster than PNG here
-    (about 1.3 ms against 5 ms); quality 90 without chroma subsampling keeps pips crisp."""
+    """For the pictures drawn all the time (the hand on every click, the showdown every
+    round): JPEG encodes 4-5x faster than PNG here (showdown: 1.7 ms against 9 ms);
+    quality 90 without chroma subsampling keeps pips and text crisp."""
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90, subsampling=0)
     return buffer.getvalue()
@@ -532,7 +533,7 @@ def render_showdown(result: RoundResult, lang: str = "en", title: str | None = N
         fill=TEXT_DIM,
         anchor="lm",
     )
-    return _png(canvas)
+    return _jpeg(canvas)
 
 
 def _row_chip_state(pair: PairResult | None, position: str, me: int) -> str:

@@ -241,8 +241,8 @@ class RoundFlow(TableBase):
         image = await self._render(result, lang, embed_list[0].title)
         files = []
         if image is not None:
-            files.append(discord.File(io.BytesIO(image), filename="showdown.png"))
-            embed_list[0].set_image(url="attachment://showdown.png")
+            files.append(discord.File(io.BytesIO(image), filename="showdown.jpg"))
+            embed_list[0].set_image(url="attachment://showdown.jpg")
         last = rnd.number >= match.rounds_total
         if not last:
             when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
