@@ -1,0 +1,153 @@
+"""WorkerGate: at most ``slots`` jobs at once, the rest admitted most urgent first, then first
+come; cancelled waiters and failing jobs never leak or swallow a slot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from cogs.table_base import CLICK, DEAL, SHOWDOWN, WorkerGate
+
+TIMEOUT = 5.0
+
+
+async def settle() -> None:
+    """Let every ready task run until it blocks again (no wall-clock waiting)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+class Tracker:
+    """Jobs that record when they start and then wait for ``release`` before finishing."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.running = 0
+        self.peak = 0
+        self.started: list[str] = []
+
+    def job(self, name: str) -> Callable[[], Awaitable[str]]:
+        async def work() -> str:
+            self.started.append(name)
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+            try:
+                await self.release.wait()
+            finally:
+                self.running -= 1
+            return name
+
+        return work
+
+
+def spawn(gate: WorkerGate, priority: int, job: Callable[[], Awaitable[str]]) -> asyncio.Task[str]:
+    # The task runs gate.run itself (no wait_for wrapper), so cancelling it cancels the wait in
+    # the gate directly; the timeouts are on the awaiting side.
+    return asyncio.create_task(gate.run(priority, job))
+
+
+async def test_never_more_than_slots_at_once() -> None:
+    gate, tracker = WorkerGate(2), Tracker()
+    tasks = [spawn(gate, CLICK, tracker.job(str(i))) for i in range(5)]
+    await settle()
+    assert tracker.running == 2 and len(tracker.started) == 2 and gate.free == 0
+    tracker.release.set()
+    assert await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT) == ["0", "1", "2", "3", "4"]
+    assert tracker.peak == 2 and sorted(tracker.started) == ["0", "1", "2", "3", "4"]
+    assert gate.free == 2
+
+
+async def test_waiters_start_most_urgent_first_then_first_come() -> None:
+    gate, blocker, tracker = WorkerGate(1), Tracker(), Tracker()
+    tracker.release.set()
+    hold = spawn(gate, CLICK, blocker.job("blocker"))
+    await settle()
+    tasks = []
+    for name, priority in [("a", CLICK), ("b", DEAL), ("c", CLICK), ("d", SHOWDOWN)]:
+        tasks.append(spawn(gate, priority, tracker.job(name)))
+        await settle()  # arrival order is the order queued here
+    assert tracker.started == []
+    blocker.release.set()
+    await asyncio.wait_for(asyncio.gather(hold, *tasks), TIMEOUT)
+    assert tracker.started == ["d", "b", "a", "c"]
+    assert gate.free == 1
+
+
+async def test_cancelled_waiter_never_runs_and_leaks_no_slot() -> None:
+    gate, tracker = WorkerGate(1), Tracker()
+    hold = spawn(gate, CLICK, tracker.job("blocker"))
+    await settle()
+    x, y, z = (spawn(gate, CLICK, tracker.job(name)) for name in "xyz")
+    await settle()
+    x.cancel()
+    z.cancel()  # the last in line: after y nobody is left to hand the slot to
+    await settle()
+    tracker.release.set()
+    assert await asyncio.wait_for(asyncio.gather(hold, y), TIMEOUT) == ["blocker", "y"]
+    for task in (x, z):
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, TIMEOUT)
+    assert tracker.started == ["blocker", "y"]
+    assert gate.free == 1
+    assert await asyncio.wait_for(gate.run(CLICK, tracker.job("later")), TIMEOUT) == "later"
+    assert gate.free == 1
+
+
+async def test_slot_released_when_job_raises() -> None:
+    gate, tracker = WorkerGate(1), Tracker()
+    release = asyncio.Event()
+
+    async def boom() -> str:
+        await release.wait()
+        raise ValueError("boom")
+
+    failing = spawn(gate, SHOWDOWN, boom)
+    await settle()
+    tracker.release.set()
+    nxt = spawn(gate, CLICK, tracker.job("next"))
+    await settle()
+    assert tracker.started == []
+    release.set()
+    with pytest.raises(ValueError, match="boom"):
+        await asyncio.wait_for(failing, TIMEOUT)
+    assert await asyncio.wait_for(nxt, TIMEOUT) == "next"
+    assert gate.free == 1
+
+
+async def test_waiter_cancelled_as_it_is_handed_the_slot_passes_it_on() -> None:
+    gate, blocker, tracker = WorkerGate(1), Tracker(), Tracker()
+    tracker.release.set()
+    waiters: dict[str, asyncio.Task[str]] = {}
+
+    async def hold_then_cancel_first() -> None:
+        await gate.run(CLICK, blocker.job("blocker"))
+        # The gate has just handed "first" the slot, but "first" has not resumed yet.
+        assert gate.free == 0 and tracker.started == []
+        waiters["first"].cancel()
+
+    hold = asyncio.create_task(hold_then_cancel_first())
+    await settle()
+    waiters["first"] = spawn(gate, DEAL, tracker.job("first"))
+    await settle()
+    waiters["second"] = spawn(gate, CLICK, tracker.job("second"))
+    await settle()
+    blocker.release.set()
+    await asyncio.wait_for(hold, TIMEOUT)
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(waiters["first"], TIMEOUT)
+    assert await asyncio.wait_for(waiters["second"], TIMEOUT) == "second"
+    assert tracker.started == ["second"]
+    assert gate.free == 1
+
+
+async def test_zero_slots_still_admits_one_job_at_a_time() -> None:
+    gate, tracker = WorkerGate(0), Tracker()
+    assert gate.free == 1
+    tasks = [spawn(gate, CLICK, tracker.job(name)) for name in "ab"]
+    await settle()
+    assert tracker.started == ["a"] and tracker.running == 1
+    tracker.release.set()
+    assert await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT) == ["a", "b"]
+    assert tracker.peak == 1 and gate.free == 1
