@@ -1,11 +1,11 @@
 """The SQLite (aiosqlite) implementation of ``Repository``.
 
 One connection per repository, and its one thread does all the work: every public method is
-exactly one transaction (``BEGIN IMMEDIATE`` for writes, a deferred ``BEGIN`` for consistent
-reads), run there whole as one function (``data.db.run_in_thread``) and rolled back whole on
-any error. The thread takes one function at a time, so transactions never interleave; a
-caller cancelled while its transaction runs does not cut it short (it commits or rolls back
-whole).
+exactly one transaction, a function run there whole (``data.db.run_in_thread``) and rolled
+back whole on any error. Transactions that wait together go as one batch (a group commit):
+each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE`` ...
+``COMMIT``, so one disk sync serves them all while each stays all-or-nothing. They never
+interleave; a caller cancelled while its transaction runs does not cut it short.
 
 The records every interaction reads (guild settings, matches, rounds) are cached. Only the
 database thread changes the caches: a write drops the entries it touches before it writes, and
@@ -15,11 +15,13 @@ committed, and the event loop reads it without a round trip (one bot process per
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,6 +56,7 @@ T = TypeVar("T")
 _DAY = 86400.0
 _ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
 _CACHE_SIZE = 4096  # records per cache; the oldest half goes when it is full
+_GONE = object()  # a cache entry to drop after the COMMIT
 
 # ORDER BY for each leaderboard sort; user_id last so pages are stable.
 _LEADER_ORDER = {
@@ -118,6 +121,8 @@ class SqliteRepository:
         self._match_cache = _Cache()  # match id -> MatchRecord
         self._round_cache = _Cache()  # round id -> RoundRecord
         self._latest_round = _Cache()  # match id -> id of its latest round
+        self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Future[None] | None = None
         # Set by the database thread for the transaction it runs.
         self._db: sqlite3.Connection | None = None
         self._loaded: list[tuple[_Cache, Any, Any]] = []
@@ -138,35 +143,86 @@ class SqliteRepository:
     # ------------------------------------------------------------------ plumbing
 
     async def _write(self, fn: Callable[[], T]) -> T:
-        """``fn`` as one write transaction on the database thread."""
-        return await run_in_thread(self._conn, lambda db: self._transaction(db, fn, True))
+        """``fn`` as one transaction on the database thread."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append((fn, future))
+        if self._flusher is None:
+            self._flusher = asyncio.ensure_future(self._flush())
+        return await future
 
-    async def _read(self, fn: Callable[[], T]) -> T:
-        """``fn`` as one read transaction (a consistent snapshot) on the database thread."""
-        return await run_in_thread(self._conn, lambda db: self._transaction(db, fn, False))
+    _read = _write  # reads are transactions too: a consistent snapshot, in turn
 
-    def _transaction(self, db: sqlite3.Connection, fn: Callable[[], T], write: bool) -> T:
-        """On the database thread: BEGIN, ``fn``, COMMIT, then cache what ``fn`` loaded. Any
-        error (COMMIT's too) rolls it all back and caches nothing."""
-        self._db, self._loaded = db, []
+    async def _flush(self) -> None:
+        """Send the waiting transactions to the database thread as one batch, then the next
+        batch (those that came meanwhile), until none wait."""
+        batch: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            while self._pending:
+                batch, self._pending = self._pending, []
+                fns = [fn for fn, _ in batch]
+                try:
+                    outcomes = await run_in_thread(self._conn, partial(self._group, fns=fns))
+                except Exception as exc:  # BEGIN or COMMIT failed: none of them happened
+                    outcomes = [(False, exc)] * len(batch)
+                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                    if not future.done():
+                        future.set_result(value) if ok else future.set_exception(value)
+                batch = []
+        finally:
+            self._flusher = None
+            for _, future in [*batch, *self._pending]:  # only if this task was cancelled
+                future.cancel()
+            self._pending = []
+
+    def _group(self, db: sqlite3.Connection, *, fns: list[Callable[[], Any]]) -> list[tuple]:
+        """On the database thread: each queued transaction inside its own SAVEPOINT, all
+        under one ``BEGIN IMMEDIATE`` ... ``COMMIT`` (a group commit: one sync of the disk
+        for the lot, with synchronous=FULL). One that raises is rolled back alone; if the
+        COMMIT fails, none happened. The records they loaded are cached after the COMMIT."""
+        self._db = db
+        outcomes: list[tuple] = []
+        loaded: list[tuple[_Cache, Any, Any]] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                result = fn()
+                for fn in fns:
+                    self._loaded = []
+                    db.execute("SAVEPOINT tx")
+                    try:
+                        value = fn()
+                    except Exception as exc:
+                        if not db.in_transaction:
+                            raise  # SQLite ended the whole transaction: all of it failed
+                        db.execute("ROLLBACK TO tx")
+                        db.execute("RELEASE tx")
+                        outcomes.append((False, exc))
+                        continue
+                    db.execute("RELEASE tx")
+                    outcomes.append((True, value))
+                    loaded += self._loaded
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-            for cache, key, value in self._loaded:
-                cache.put(key, value)
-            return result
+            for cache, key, value in loaded:
+                if value is _GONE:
+                    cache.pop(key, None)
+                else:
+                    cache.put(key, value)
+            return outcomes
         finally:
             self._db, self._loaded = None, []
 
     def _remember(self, cache: _Cache, key: Any, value: Any) -> None:
         """Cache ``value`` once the running transaction has committed."""
         self._loaded.append((cache, key, value))
+
+    def _forget(self, cache: _Cache, key: Any) -> None:
+        """Before a write: drop the cached record now, and again after the COMMIT (an
+        earlier transaction of the same batch may have loaded it)."""
+        cache.pop(key, None)
+        self._loaded.append((cache, key, _GONE))
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         assert self._db is not None, "only inside a transaction"
@@ -296,7 +352,7 @@ class SqliteRepository:
 
     def _changed_round(self, round_id: int) -> None:
         """Before a write to a round or its hands: drop it; it is loaded again after."""
-        self._round_cache.pop(round_id, None)
+        self._forget(self._round_cache, round_id)
 
     # ------------------------------------------------------------------ settings
 
@@ -319,7 +375,7 @@ class SqliteRepository:
         clean = validate_guild_settings(fields)
 
         def tx() -> GuildSettings:
-            self._settings_cache.pop(guild_id, None)
+            self._forget(self._settings_cache, guild_id)
             if clean:
                 names = list(clean)
                 self._exec(
@@ -426,7 +482,7 @@ class SqliteRepository:
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
         def tx() -> None:
-            self._match_cache.pop(match_id, None)
+            self._forget(self._match_cache, match_id)
             self._exec(
                 "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
             )
@@ -445,7 +501,7 @@ class SqliteRepository:
         t = _now(now)
 
         def tx() -> MatchRecord:
-            self._match_cache.pop(match_id, None)
+            self._forget(self._match_cache, match_id)
             row = self._one(
                 "SELECT guild_id, status, seats_count FROM matches WHERE id = ?", (match_id,)
             )
@@ -479,7 +535,7 @@ class SqliteRepository:
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
         def tx() -> MatchRecord:
-            self._match_cache.pop(match_id, None)
+            self._forget(self._match_cache, match_id)
             row = self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
             if row is None:
                 raise NotInLobby(f"table #{match_id} does not exist")
@@ -500,7 +556,7 @@ class SqliteRepository:
         """One status change of a match; True if it changed."""
 
         def tx() -> bool:
-            self._match_cache.pop(match_id, None)
+            self._forget(self._match_cache, match_id)
             return 1 == self._exec(sql, params)
 
         return await self._write(tx)
@@ -527,7 +583,7 @@ class SqliteRepository:
         t = _now(now)
 
         def tx() -> bool:
-            self._match_cache.pop(match_id, None)
+            self._forget(self._match_cache, match_id)
             changed = self._exec(
                 "UPDATE matches SET status = 'finished', finished_at = ?"
                 " WHERE id = ? AND status = 'playing'",
@@ -586,7 +642,7 @@ class SqliteRepository:
                 )
             ]
             for match_id in ids:
-                self._match_cache.pop(match_id, None)
+                self._forget(self._match_cache, match_id)
             if ids:
                 self._exec(
                     "UPDATE matches SET status = 'cancelled', finished_at = ?"
@@ -629,7 +685,7 @@ class SqliteRepository:
                 unknown = sorted(set(hands) - seats)
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
-                self._latest_round.pop(match_id, None)
+                self._forget(self._latest_round, match_id)
                 round_id = self._insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
                     " VALUES (?, ?, ?, ?, 'open', ?)",

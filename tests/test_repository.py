@@ -849,3 +849,76 @@ async def test_player_stats(repo: Repository) -> None:
     nobody = await repo.player_stats(GUILD, 12345)
     assert (nobody.matches, nobody.points, nobody.rounds, nobody.points_per_round) == (0, 0, 0, 0)
     assert nobody.specials == {} and nobody.best_hand is None
+
+
+# ------------------------------------------------------------------------- group commit
+
+
+async def test_transactions_waiting_together_commit_together_each_all_or_nothing(
+    repo: SqliteRepository,
+) -> None:
+    """Three transactions queued in the same loop turn go as one batch: the one that fails
+    halfway leaves nothing, the others are stored, and every caller gets its own answer."""
+    m = await playing_match(repo)
+    rnd = await submitted_round(repo, m.id)
+    batches = []
+    real_group = repo._group
+
+    def group(db, *, fns):  # noqa: ANN001, ANN202
+        batches.append(len(fns))
+        return real_group(db, fns=fns)
+
+    repo._group = group
+    bad = three_scores()
+    bad[2] = RoundScore(7, 1.0)  # no such seat: fails after the round flipped
+    results = await asyncio.gather(
+        repo.set_lobby_message(m.id, 777),
+        repo.score_round(rnd.id, {}, bad),
+        repo.set_round_messages(rnd.id, status_message_id=888),
+        return_exceptions=True,
+    )
+    assert batches == [3]
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], ValueError) and "no hand for seat 7" in str(results[1])
+    assert (await repo.get_match(m.id)).lobby_message_id == 777
+    stored = await repo.get_round(rnd.id)
+    assert stored.status == "open" and stored.status_message_id == 888
+    assert all(h.points is None for h in stored.hands)
+    assert await repo.match_totals(m.id) == {0: 0.0, 1: 0.0, 2: 0.0}
+    assert await repo.score_round(rnd.id, {}, three_scores())  # and it still scores once
+
+
+async def test_a_write_in_the_same_batch_as_a_read_never_leaves_the_read_cached(
+    repo: SqliteRepository,
+) -> None:
+    """A read that loads a record and a later write to it in the same batch: the cache ends
+    with the written state, not the one read before it."""
+    m = await new_match(repo)
+    await repo.add_seat(m.id, 101, "user101")
+    repo._match_cache.clear()
+    read, started = await asyncio.gather(repo.get_match(m.id), repo.start_match(m.id))
+    assert read.status == "lobby" and started
+    assert (await repo.get_match(m.id)).status == "playing"
+    assert repo._match_cache.get(m.id) is None or repo._match_cache[m.id].status == "playing"
+
+
+async def test_a_batch_that_sqlite_ends_fails_for_every_transaction_in_it(
+    repo: SqliteRepository,
+) -> None:
+    """If the transaction as a whole is lost (here: ended under our feet), no caller of the
+    batch is told it was stored, and nothing of it is."""
+    m = await playing_match(repo)
+
+    def end_everything() -> None:
+        repo._db.execute("ROLLBACK")
+        raise sqlite3.OperationalError("disk I/O error")
+
+    results = await asyncio.gather(
+        repo.set_lobby_message(m.id, 999),
+        repo._write(end_everything),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
+    assert (await repo.get_match(m.id)).lobby_message_id != 999
+    await repo.set_lobby_message(m.id, 1000)  # the connection is fine afterwards
+    assert (await repo.get_match(m.id)).lobby_message_id == 1000
