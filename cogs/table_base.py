@@ -32,6 +32,7 @@ T = TypeVar("T")
 
 LOBBY_SECONDS = 600
 NEXT_ROUND_SECONDS = 30
+RETRY_SECONDS = (5.0, 20.0, 60.0)  # a timed job that failed runs again after these pauses
 
 # Priorities of the work sent to the worker processes, most urgent first: what the whole table
 # waits for (the showdown), then what starts a round, then one player's own clicks.
@@ -151,6 +152,7 @@ class TableBase:
         self.timers: dict[int, asyncio.Task] = {}
         self.lobby_seconds = LOBBY_SECONDS
         self.next_round_seconds = NEXT_ROUND_SECONDS
+        self.retry_seconds = RETRY_SECONDS
         self._specials: dict[tuple[int, int], str | None] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self._tasks: set[asyncio.Task] = set()
@@ -173,7 +175,10 @@ class TableBase:
         return self.bot.get_partial_messageable(channel_id)
 
     def schedule(self, match_id: int, delay: float, job: Callable[[], Awaitable[None]]) -> None:
-        """One pending timer per table; a new one replaces the old."""
+        """One pending timer per table; a new one replaces the old. Every timed job is
+        idempotent (deal, close a round, expire a lobby), so one that fails (a database
+        error, say) runs again after each of ``retry_seconds`` before it gives up until the
+        next start."""
         old = self.timers.get(match_id)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
@@ -181,11 +186,22 @@ class TableBase:
         async def run() -> None:
             try:
                 await asyncio.sleep(max(0.0, delay))
-                await job()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table %s: timed job failed", match_id)
+                for pause in (*self.retry_seconds, None):
+                    try:
+                        await job()
+                        return
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        if pause is None:
+                            log.exception(
+                                "table %s: timed job failed; left for the next start", match_id
+                            )
+                            return
+                        log.exception("table %s: timed job failed; again in %s s", match_id, pause)
+                    await asyncio.sleep(pause)
+                    if self.timers.get(match_id) is not asyncio.current_task():
+                        return  # the job set a newer timer before it failed: that one goes on
             finally:
                 if self.timers.get(match_id) is asyncio.current_task():
                     del self.timers[match_id]

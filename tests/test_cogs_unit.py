@@ -12,6 +12,7 @@ import itertools
 import logging
 import random
 import re
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
@@ -1259,3 +1260,53 @@ async def test_a_broken_solver_pool_is_replaced_once(fake_bot) -> None:
     fake_bot.executor = Broken()
     with pytest.raises(BrokenExecutor):
         await fake_bot.tables.arrange(hand, get_preset("standard"), "normal", 3, 1)
+
+
+async def test_a_failed_deadline_is_tried_again_and_scores_once(fake_bot, repo, caplog) -> None:
+    """The countdown ends while the database fails once: the timer runs close_round again
+    after a pause, the round is scored (people auto-arranged) and counted once."""
+    match, rnd = await playing_round(repo)
+    tables = fake_bot.tables
+    tables.retry_seconds = (0.05, 0.05)
+    real_score = repo.score_round
+    calls = []
+
+    async def fail_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(args[0])
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await real_score(*args, **kwargs)
+
+    repo.score_round = fail_once
+    tables.schedule(match.id, 0, lambda: tables.close_round(match.id, rnd.id))
+    for _ in range(200):
+        if (await repo.get_round(rnd.id)).status == "scored":
+            break
+        await asyncio.sleep(0.01)
+    scored = await repo.get_round(rnd.id)
+    assert scored.status == "scored" and all(h.auto for h in scored.hands)
+    assert calls == [rnd.id, rnd.id]
+    assert sum((await repo.match_totals(match.id)).values()) == 0
+    assert "timed job failed; again in 0.05 s" in caplog.text
+
+
+async def test_a_deadline_failing_every_time_gives_up_after_the_retries(
+    fake_bot, repo, caplog
+) -> None:
+    match, rnd = await playing_round(repo)
+    tables = fake_bot.tables
+    tables.retry_seconds = (0.01, 0.01)
+    calls = []
+
+    async def always_fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(args[0])
+        raise sqlite3.OperationalError("disk I/O error")
+
+    repo.score_round = always_fail
+    tables.schedule(match.id, 0, lambda: tables.close_round(match.id, rnd.id))
+    timer = tables.timers[match.id]
+    await asyncio.wait_for(asyncio.shield(timer), 5)
+    assert len(calls) == 3  # the first run and two retries
+    assert (await repo.get_round(rnd.id)).status == "open"  # left for the next start
+    assert match.id not in tables.timers
+    assert "left for the next start" in caplog.text
