@@ -11,8 +11,9 @@ Run from the repository root (prints a table; checks nothing):
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
 ``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
 computer players fill the seats). For rounds 1..3 both people answer their DM builder at
-once: pick the rows in the "Back (5)" and "Middle (5)" selects (rows from the engine's
-solver, computed in this process) and press Submit (``--mode auto``: press Auto-arrange,
+once: pick the rows in the "Back (5)" and "Middle (5)" selects (cards by rank group, cut
+5/5/3, or the engine's "easy" setting when that would foul; see ``person_rows``) and press
+Submit (``--mode auto``: press Auto-arrange,
 wait for the redrawn builder, press Submit). When the showdown is posted the host presses
 "Next round" at once. After the round-3 showdown the host runs ``/capsa cancel`` (the bot
 only offers 5 or 10 rounds), so every measured round is a real, complete round.
@@ -74,6 +75,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from capsa.cards import deal, parse_cards  # noqa: E402
+from capsa.hands import evaluate, is_fouled  # noqa: E402
 from capsa.presets import get_preset  # noqa: E402
 from capsa.solver import arrange  # noqa: E402
 from tests.fakediscord import (  # noqa: E402
@@ -260,11 +262,17 @@ def is_builder(number: int):  # noqa: ANN201
     return pred
 
 
-def solver_rows(builder: FakeMessage, seed: int) -> tuple[list[str], list[str]]:
+def person_rows(builder: FakeMessage, seed: int) -> tuple[list[str], list[str]]:
+    """A person's back and middle rows: the cards by rank group (quads, trips, pairs, then
+    singles; high first) cut 5 / 5 / 3, which rarely fouls and costs next to nothing, so
+    the load generator stays light; if it fouls, the solver's "easy" setting."""
     select = builder.find_component("Back (5)", (3,))
     cards = parse_cards([o["value"] for o in select["options"]])
-    choice = arrange(cards, PRESET, "easy", 3, seed=seed)
-    back, middle, _front = choice.ordinary
+    counts = Counter(c.rank for c in cards)
+    ordered = sorted(cards, key=lambda c: (counts[c.rank], c.rank), reverse=True)
+    back, middle, front = ordered[:5], ordered[5:10], ordered[10:]
+    if is_fouled(evaluate(back), evaluate(middle), evaluate(front)):
+        back, middle, _front = arrange(cards, PRESET, "easy", 3, seed=seed).ordinary
     return [c.code for c in back], [c.code for c in middle]
 
 
@@ -289,7 +297,7 @@ class Bench:
         step = self.step
         dm = await user.next_dm(is_builder(number), timeout=step)
         if self.args.mode == "selects":
-            back, middle = solver_rows(dm, table.index * 100 + number)
+            back, middle = person_rows(dm, table.index * 100 + number)
             await self.act(table, "select", user.select(dm, "Back (5)", back, timeout=step))
             await self.act(table, "select", user.select(dm, "Middle (5)", middle, timeout=step))
         else:

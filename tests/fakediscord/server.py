@@ -103,7 +103,8 @@ def json_response(status: int, data: Any, headers: dict[str, str] | None = None)
 async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if not request.body_exists:
         return None, []
-    if request.content_type.startswith("multipart/"):
+    # the raw header: aiohttp's content_type property parses it with the (slow) email package
+    if request.headers.get("Content-Type", "").startswith("multipart/"):
         payload: Any = None
         uploads: list[Upload] = []
         reader = await request.multipart()
