@@ -17,7 +17,7 @@ from capsa.specials import find_setting
 from capsa.workers import specials_of
 from cogs import embeds, views
 from cogs.replies import tell
-from cogs.table_base import CLICK, TableBase, preset_of
+from cogs.table_base import CLICK, DM_REFUSED, TableBase, preset_of
 
 log = logging.getLogger(__name__)
 
@@ -146,14 +146,7 @@ class BuilderFlow(TableBase):
         elif act == "c":
             draft = draft.cleared()
         elif act == "a":
-            arrangement = await self.arrange(
-                draft.hand,
-                preset_of(match),
-                "normal",
-                len(match.seats) - 1,
-                rnd.seed + seat,
-                priority=CLICK,
-            )
+            arrangement = await self._auto_arrange(match, rnd, seat, draft)
             draft = draft.with_setting(*arrangement.ordinary[:2])
             if arrangement.special:
                 note = t(
@@ -184,6 +177,13 @@ class BuilderFlow(TableBase):
             embed=embed, view=view, attachments=[picture] if picture else []
         )
 
+    async def _auto_arrange(self, match, rnd, seat: int, draft: Draft):  # noqa: ANN001, ANN202
+        """What Auto-arrange suggests for a seat: the solver's normal level, seeded per seat."""
+        opponents = len(match.seats) - 1
+        return await self.arrange(
+            draft.hand, preset_of(match), "normal", opponents, rnd.seed + seat, priority=CLICK
+        )
+
     async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:  # noqa: ANN001
         if special is None:
             await tell(interaction, t("hand.no_special", lang))
@@ -192,14 +192,7 @@ class BuilderFlow(TableBase):
             back, middle, _ = await self.in_worker(CLICK, find_setting, draft.hand, special)
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
-            arrangement = await self.arrange(
-                draft.hand,
-                preset_of(match),
-                "normal",
-                len(match.seats) - 1,
-                rnd.seed + seat,
-                priority=CLICK,
-            )
+            arrangement = await self._auto_arrange(match, rnd, seat, draft)
             draft = draft.with_setting(*arrangement.ordinary[:2])
         await self._submit(interaction, match, rnd, seat, draft, special, lang)
 
@@ -222,6 +215,7 @@ class BuilderFlow(TableBase):
         hand = rnd.hands[seat]
         if interaction.message is not None and hand.dm_message_id not in (
             None,
+            DM_REFUSED,
             interaction.message.id,
         ):
             try:  # the confirm step came from another message: lock the DM builder too

@@ -30,8 +30,8 @@ async def report_error(interaction: discord.Interaction, error: Exception, what:
         text = t("ans.error", lang)
     try:
         await tell(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error")
+    except Exception as exc:  # refused, disconnected, or the bot is shutting down
+        log.warning("could not tell the user about an error: %r", exc)
 
 
 async def component_error(

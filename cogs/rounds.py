@@ -21,6 +21,7 @@ from cogs import embeds, views
 from cogs.replies import tell
 from cogs.table_base import (
     DEAL,
+    DM_REFUSED,
     SHOWDOWN,
     TableBase,
     preset_of,
@@ -120,12 +121,14 @@ class RoundFlow(TableBase):
         embed, view, picture = await self.builder_payload(
             match, rnd, seat.seat, draft, lang, priority=DEAL
         )
+        refused = False
         try:
             dm = await self._dm_channel(seat.user_id)
             message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
         except discord.Forbidden as err:
+            refused = True
             if err.code != DM_CLOSED:
                 log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
         except discord.HTTPException:
@@ -137,6 +140,9 @@ class RoundFlow(TableBase):
             )
         except discord.HTTPException:
             log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
+            return
+        if refused:  # remembered: a restart neither tries the DM again nor tells them twice
+            await self.repo.set_dm_message(rnd.id, seat.seat, None, DM_REFUSED)
 
     async def _close_status_message(self, match) -> None:  # noqa: ANN001
         rnd = await self.repo.current_round(match.id)
@@ -200,7 +206,7 @@ class RoundFlow(TableBase):
             else:
                 delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
                 number = rnd.number + 1
-                self.schedule(match_id, delay, lambda: self.start_next(match_id, number))
+                self.schedule(match_id, delay, lambda: self._next_on_time(match_id, number))
 
     async def _fill_missing(self, match, rnd) -> None:  # noqa: ANN001
         preset = preset_of(match)
@@ -319,6 +325,22 @@ class RoundFlow(TableBase):
             return
         await interaction.edit_original_response(view=None)
         await self.start_next(match_id, number + 1)
+
+    async def _next_on_time(self, match_id: int, number: int) -> None:
+        """Nobody pressed Next before the pause ran out: the next round starts, and the
+        showdown's Next button goes (pressing it would only say the round has started)."""
+        shown = await self.repo.current_round(match_id)
+        await self.start_next(match_id, number)
+        match = await self.repo.get_match(match_id)
+        if match is None or shown is None or shown.number != number - 1:
+            return
+        if shown.showdown_message_id is None:
+            return
+        try:
+            message = self.channel(match.channel_id).get_partial_message(shown.showdown_message_id)
+            await message.edit(view=None)
+        except discord.HTTPException:
+            log.info("table %s: could not take Next off a showdown", match_id)
 
     async def start_next(self, match_id: int, number: int) -> None:
         async with self.locks[match_id]:

@@ -32,6 +32,7 @@ T = TypeVar("T")
 
 LOBBY_SECONDS = 600
 NEXT_ROUND_SECONDS = 30
+DM_REFUSED = 0  # stored as a hand's DM message id: the DM was refused and the channel told
 RETRY_SECONDS = (5.0, 20.0, 60.0)  # a timed job that failed runs again after these pauses
 
 # Priorities of the work sent to the worker processes, most urgent first: what the whole table

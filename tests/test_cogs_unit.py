@@ -41,6 +41,7 @@ from capsa.solver import arrange
 from capsa.specials import available
 from cogs import board, embeds, views
 from cogs.replies import component_error
+from cogs.table_base import DM_REFUSED
 from cogs.tables import TableManager, seat_names
 from cogs.translator import CapsaTranslator, tr
 from data.repository import RoundScore, open_repository
@@ -1310,3 +1311,53 @@ async def test_a_deadline_failing_every_time_gives_up_after_the_retries(
     assert (await repo.get_round(rnd.id)).status == "open"  # left for the next start
     assert match.id not in tables.timers
     assert "left for the next start" in caplog.text
+
+
+async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
+    fake_bot, repo
+) -> None:
+    match, rnd = await playing_round(repo)
+    dm = fake_bot.get_partial_messageable(90_000 + BOB)
+    closed = {"code": 50007, "message": "Cannot send messages to this user"}
+    dm.send.side_effect = discord.Forbidden(MagicMock(status=403, reason="Forbidden"), closed)
+    channel = fake_bot.get_partial_messageable(CHANNEL)
+
+    def told_bob() -> int:
+        return sum(1 for c in channel.send.call_args_list if c.args and f"<@{BOB}>" in c.args[0])
+
+    await fake_bot.tables._prepare_round(match, rnd)
+    assert told_bob() == 1
+    stored = await repo.get_round(rnd.id)
+    assert stored.hands[1].dm_message_id == DM_REFUSED and stored.hands[0].dm_message_id
+    await fake_bot.tables._prepare_round(match, stored)  # what a restart does
+    assert told_bob() == 1
+    assert dm.send.call_count == 1  # and the DM is not tried again
+    alice_dm = fake_bot.get_partial_messageable(90_000 + ALICE)
+    assert alice_dm.send.call_count == 1
+
+
+async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    tables = fake_bot.tables
+    tables.next_round_seconds = 0
+    for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
+        rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
+        codes = [[c.code for c in row] for row in rows]
+        assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
+    await tables.close_round(match.id, rnd.id)
+    shown = await repo.get_round(rnd.id)
+    assert shown.showdown_message_id is not None
+    for _ in range(300):
+        current = await repo.current_round(match.id)
+        if current.number == 2 and current.status_message_id is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert current.number == 2
+    showdown = fake_bot.get_partial_messageable(CHANNEL).get_partial_message(
+        shown.showdown_message_id
+    )
+    for _ in range(100):
+        if showdown.edit.await_count:
+            break
+        await asyncio.sleep(0.01)
+    showdown.edit.assert_awaited_once_with(view=None)
