@@ -196,9 +196,10 @@ class RoundFlow(TableBase):
             latest = await self.repo.current_round(match_id)
             if latest is not None and latest.number > rnd.number:
                 return  # a late duplicate call: the next round runs, and keeps its timer
-            if rnd.showdown_message_id is None:  # the showdown first: players wait for it
+            posted = rnd.showdown_message_id is None
+            if posted:  # the showdown first: players wait for it
                 await self._post_showdown(match, rnd)
-            if scored_now:
+            if scored_now or posted:  # (posted: an earlier call scored it, then failed)
                 await self.refresh_status(match, rnd)
             self.cancel_timer(match_id)
             if rnd.number >= match.rounds_total:

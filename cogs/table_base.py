@@ -200,9 +200,11 @@ class TableBase:
                             )
                             return
                         log.exception("table %s: timed job failed; again in %s s", match_id, pause)
-                    await asyncio.sleep(pause)
-                    if self.timers.get(match_id) is not asyncio.current_task():
+                    me = asyncio.current_task()
+                    if self.timers.get(match_id) not in (None, me):
                         return  # the job set a newer timer before it failed: that one goes on
+                    self.timers[match_id] = me  # (the job may have dropped its own entry)
+                    await asyncio.sleep(pause)
             finally:
                 if self.timers.get(match_id) is asyncio.current_task():
                     del self.timers[match_id]

@@ -138,6 +138,8 @@ class SqliteRepository:
         return cls(conn, str(path))
 
     async def close(self) -> None:
+        while self._flusher is not None and not self._flusher.done():
+            await asyncio.shield(self._flusher)  # what is queued is written first
         await self._conn.close()
 
     # ------------------------------------------------------------------ plumbing
@@ -146,7 +148,7 @@ class SqliteRepository:
         """``fn`` as one transaction on the database thread."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._pending.append((fn, future))
-        if self._flusher is None:
+        if self._flusher is None or self._flusher.done():  # (done: cancelled before it ran)
             self._flusher = asyncio.ensure_future(self._flush())
         return await future
 

@@ -1361,3 +1361,49 @@ async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_
             break
         await asyncio.sleep(0.01)
     showdown.edit.assert_awaited_once_with(view=None)
+
+
+async def test_a_timed_job_that_drops_its_own_timer_is_still_tried_again(fake_bot, repo) -> None:
+    """close_round takes its table's timer off before finishing a match; if it fails after
+    that, the retry must still happen."""
+    tables = fake_bot.tables
+    tables.retry_seconds = (0.01,)
+    runs = []
+
+    async def job() -> None:
+        runs.append(1)
+        tables.cancel_timer(7)  # what close_round does before _finish
+        if len(runs) == 1:
+            raise sqlite3.OperationalError("database is locked")
+
+    tables.schedule(7, 0, job)
+    timer = tables.timers[7]
+    await asyncio.wait_for(asyncio.shield(timer), 5)
+    assert len(runs) == 2
+
+
+async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bot, repo) -> None:
+    """The round was scored, then posting failed: the next close_round posts the showdown
+    and updates the status message too (it is not left saying "waiting")."""
+    match, rnd = await playing_round(repo)
+    await repo.set_round_messages(rnd.id, status_message_id=4242)
+    tables = fake_bot.tables
+    real_post = tables._post_showdown
+    fails = [1]
+
+    async def post_once(*args):  # noqa: ANN002, ANN202
+        if fails:
+            fails.pop()
+            raise discord.DiscordServerError(MagicMock(status=503, reason="down"), "down")
+        return await real_post(*args)
+
+    tables._post_showdown = post_once
+    with pytest.raises(discord.DiscordServerError):
+        await tables.close_round(match.id, rnd.id)
+    assert (await repo.get_round(rnd.id)).status == "scored"
+    status = fake_bot.get_partial_messageable(CHANNEL).get_partial_message(4242)
+    assert status.edit.await_count == 0
+    await tables.close_round(match.id, rnd.id)
+    assert (await repo.get_round(rnd.id)).showdown_message_id is not None
+    assert status.edit.await_count == 1
+    assert status.edit.await_args.kwargs["view"] is None  # "Show my hand" is gone

@@ -922,3 +922,30 @@ async def test_a_batch_that_sqlite_ends_fails_for_every_transaction_in_it(
     assert (await repo.get_match(m.id)).lobby_message_id != 999
     await repo.set_lobby_message(m.id, 1000)  # the connection is fine afterwards
     assert (await repo.get_match(m.id)).lobby_message_id == 1000
+
+
+async def test_close_writes_what_is_queued_first(db_path: str) -> None:
+    repo = await open_repository(db_path)
+    m = await playing_match(repo)
+    writes = [asyncio.ensure_future(repo.set_lobby_message(m.id, n)) for n in range(1, 30)]
+    await asyncio.sleep(0)  # queued, not yet written
+    await repo.close()
+    assert all(w.done() and w.exception() is None for w in writes)
+    repo = await open_repository(db_path)
+    try:
+        assert (await repo.get_match(m.id)).lobby_message_id == 29
+    finally:
+        await repo.close()
+
+
+async def test_a_flusher_cancelled_before_it_ran_does_not_stall_the_queue(
+    repo: SqliteRepository,
+) -> None:
+    m = await playing_match(repo)
+    first = asyncio.ensure_future(repo.set_lobby_message(m.id, 1))
+    await asyncio.sleep(0)  # queued; its flusher is created but has not run
+    repo._flusher.cancel()
+    await asyncio.sleep(0)
+    await asyncio.wait_for(repo.set_lobby_message(m.id, 2), 5)  # a new flusher takes both
+    await asyncio.wait_for(first, 5)
+    assert (await repo.get_match(m.id)).lobby_message_id == 2
