@@ -144,15 +144,14 @@ class SqliteRepository:
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _write(self, fn: Callable[[], T]) -> T:
-        """``fn`` as one transaction on the database thread."""
+    async def _run(self, fn: Callable[[], T]) -> T:
+        """``fn`` as one transaction on the database thread (reads too: a consistent
+        snapshot)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._pending.append((fn, future))
         if self._flusher is None or self._flusher.done():  # (done: cancelled before it ran)
             self._flusher = asyncio.ensure_future(self._flush())
         return await future
-
-    _read = _write  # reads are transactions too: a consistent snapshot, in turn
 
     async def _flush(self) -> None:
         """Send the waiting transactions to the database thread as one batch, then the next
@@ -362,7 +361,7 @@ class SqliteRepository:
         cached = self._settings_cache.get(guild_id)
         if cached is not None:
             return cached
-        return await self._read(lambda: self._settings(guild_id))
+        return await self._run(lambda: self._settings(guild_id))
 
     def _settings(self, guild_id: int) -> GuildSettings:
         row = self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -389,7 +388,7 @@ class SqliteRepository:
                 )
             return self._settings(guild_id)
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     # ------------------------------------------------------------------ matches
 
@@ -480,7 +479,7 @@ class SqliteRepository:
             assert match is not None
             return match
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
         def tx() -> None:
@@ -489,7 +488,7 @@ class SqliteRepository:
                 "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
             )
 
-        await self._write(tx)
+        await self._run(tx)
 
     async def add_seat(
         self,
@@ -533,7 +532,7 @@ class SqliteRepository:
             assert match is not None
             return match
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
         def tx() -> MatchRecord:
@@ -552,7 +551,7 @@ class SqliteRepository:
             assert match is not None
             return match
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def _set_match_status(self, match_id: int, sql: str, params: Sequence[Any]) -> bool:
         """One status change of a match; True if it changed."""
@@ -561,7 +560,7 @@ class SqliteRepository:
             self._forget(self._match_cache, match_id)
             return 1 == self._exec(sql, params)
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def start_match(self, match_id: int, *, now: float | None = None) -> bool:
         return await self._set_match_status(
@@ -601,16 +600,16 @@ class SqliteRepository:
                     raise ValueError(f"table #{match_id} has no seat {seat}")
             return True
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         cached = self._match_cache.get(match_id)
         if cached is not None:
             return cached
-        return await self._read(lambda: self._match(match_id))
+        return await self._run(lambda: self._match(match_id))
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
-        found = await self._read(
+        found = await self._run(
             lambda: self._load_matches(
                 "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
             )
@@ -622,10 +621,10 @@ class SqliteRepository:
             match_id = self._active_match_id_of_user(user_id)
             return None if match_id is None else self._match(match_id)
 
-        return await self._read(tx)
+        return await self._run(tx)
 
     async def active_matches(self) -> list[MatchRecord]:
-        return await self._read(
+        return await self._run(
             lambda: self._load_matches(
                 f"status IN ({_placeholders(len(ACTIVE_STATUSES))})", ACTIVE_STATUSES
             )
@@ -653,7 +652,7 @@ class SqliteRepository:
                 )
             return ids
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     # ------------------------------------------------------------------ rounds
 
@@ -705,7 +704,7 @@ class SqliteRepository:
             assert record is not None
             return record
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def current_round(self, match_id: int) -> RoundRecord | None:
         round_id = self._latest_round.get(match_id)
@@ -723,13 +722,13 @@ class SqliteRepository:
             self._remember(self._latest_round, match_id, found[0].id)
             return found[0]
 
-        return await self._read(tx)
+        return await self._run(tx)
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         cached = self._round_cache.get(round_id)
         if cached is not None:
             return cached
-        return await self._read(lambda: self._round(round_id))
+        return await self._run(lambda: self._round(round_id))
 
     async def set_round_messages(
         self,
@@ -756,7 +755,7 @@ class SqliteRepository:
             )
             self._round(round_id)
 
-        await self._write(tx)
+        await self._run(tx)
 
     async def set_dm_message(
         self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
@@ -770,7 +769,7 @@ class SqliteRepository:
             )
             self._round(round_id)
 
-        await self._write(tx)
+        await self._run(tx)
 
     async def submit_hand(
         self,
@@ -828,7 +827,7 @@ class SqliteRepository:
             self._round(round_id)
             return stored
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def score_round(
         self,
@@ -900,10 +899,10 @@ class SqliteRepository:
             self._round(round_id)
             return True
 
-        return await self._write(tx)
+        return await self._run(tx)
 
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
-        return await self._read(
+        return await self._run(
             lambda: self._load_rounds("match_id = ? AND status = 'scored'", (match_id,))
         )
 
@@ -922,7 +921,7 @@ class SqliteRepository:
                 totals[r[0]] = float(r[1] or 0.0)
             return dict(sorted(totals.items()))
 
-        return await self._read(tx)
+        return await self._run(tx)
 
     # ------------------------------------------------------------------ stats
 
@@ -975,7 +974,7 @@ class SqliteRepository:
         since = self._since(period_days, now)
         cte = self._leader_cte(since)
         params = self._leader_params(guild_id, since)
-        rows = await self._read(
+        rows = await self._run(
             lambda: self._all(
                 cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
                 " LEFT JOIN players p ON p.guild_id = ? AND p.user_id = b.user_id"
@@ -1007,7 +1006,7 @@ class SqliteRepository:
     ) -> int:
         since = self._since(period_days, now)
         cte = self._leader_cte(since)
-        row = await self._read(
+        row = await self._run(
             lambda: self._one(
                 cte + "SELECT COUNT(*) FROM board", self._leader_params(guild_id, since)
             )
@@ -1045,7 +1044,7 @@ class SqliteRepository:
             )
             return agg, specials, best, res
 
-        agg, specials, best, res = await self._read(tx)
+        agg, specials, best, res = await self._run(tx)
         assert agg is not None and res is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])

@@ -205,7 +205,7 @@ async def expire_countdown(bot, match_id: int, round_id: int) -> None:  # noqa: 
         )
         repo._round(round_id)
 
-    await repo._write(tx)
+    await repo._run(tx)
     tables = bot.tables
     tables.schedule(match_id, 0, lambda: tables.close_round(match_id, round_id))
 

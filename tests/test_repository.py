@@ -915,7 +915,7 @@ async def test_a_batch_that_sqlite_ends_fails_for_every_transaction_in_it(
 
     results = await asyncio.gather(
         repo.set_lobby_message(m.id, 999),
-        repo._write(end_everything),
+        repo._run(end_everything),
         return_exceptions=True,
     )
     assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
