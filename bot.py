@@ -49,16 +49,16 @@ class Config:
     @classmethod
     def from_env(cls) -> Config:
         """Read the settings; a malformed number raises ValueError naming the setting."""
-        guild = _number("DEV_GUILD_ID", int, None)
+        guild = _number("DEV_GUILD_ID", int, cls.dev_guild_id)
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
-            database_path=os.environ.get("DATABASE_PATH", "").strip() or "data/capsa.sqlite3",
+            database_path=os.environ.get("DATABASE_PATH", "").strip() or cls.database_path,
             dev_guild_id=guild,
-            log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or cls.log_level,
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
-            solver_workers=_number("SOLVER_WORKERS", int, 1),
-            guild_ready_timeout=_number("GUILD_READY_TIMEOUT", float, 2.0),
+            solver_workers=_number("SOLVER_WORKERS", int, cls.solver_workers),
+            guild_ready_timeout=_number("GUILD_READY_TIMEOUT", float, cls.guild_ready_timeout),
         )
 
 

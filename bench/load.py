@@ -59,7 +59,6 @@ import asyncio
 import contextlib
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -74,17 +73,17 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from capsa.cards import deal, parse_cards  # noqa: E402
+from capsa.cards import deal  # noqa: E402
 from capsa.hands import evaluate, is_fouled  # noqa: E402
 from capsa.presets import get_preset  # noqa: E402
 from capsa.solver import arrange  # noqa: E402
+from tests.e2e import hand_of, start_bot_process, stop_bot_process  # noqa: E402
 from tests.fakediscord import (  # noqa: E402
     FakeDiscord,
     FakeMessage,
     FakeUser,
     InteractionResult,
     only_localhost,
-    spawn_bot,
 )
 
 TARGET_TABLES = 200
@@ -195,47 +194,6 @@ class LoopLag:
                 await self._task
 
 
-async def start_bot(
-    fake: FakeDiscord, db: Path, log: Path, workers: int, profile: str | None
-) -> asyncio.subprocess.Process:
-    argv = [sys.executable]
-    if profile:
-        argv += ["-m", "cProfile", "-o", profile]
-    argv.append(str(ROOT / "bot.py"))
-    env = {
-        "DATABASE_PATH": str(db),
-        "SOLVER_WORKERS": str(workers),
-        "GUILD_READY_TIMEOUT": "0.1",
-        "LOG_LEVEL": "WARNING",
-    }
-    with log.open("ab") as sink:
-        proc = await spawn_bot(
-            fake,
-            *argv,
-            env=env,
-            cwd=str(ROOT),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=sink,
-            start_new_session=True,  # its own process group: the workers go with it
-        )
-    await fake.wait_for_identify(1, timeout=60)
-    await asyncio.sleep(1.0)  # GUILD_CREATE handled (guild_ready_timeout 0.1 s)
-    return proc
-
-
-async def stop_bot(proc: asyncio.subprocess.Process, grace: float = 20.0) -> None:
-    """SIGINT (bot.py closes the client and the database), then SIGKILL the group."""
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGINT)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), grace)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    if proc.returncode is None:
-        await proc.wait()
-
-
 # --- the tables -----------------------------------------------------------------------------
 
 
@@ -266,8 +224,7 @@ def person_rows(builder: FakeMessage, seed: int) -> tuple[list[str], list[str]]:
     """A person's back and middle rows: the cards by rank group (quads, trips, pairs, then
     singles; high first) cut 5 / 5 / 3, which rarely fouls and costs next to nothing, so
     the load generator stays light; if it fouls, the solver's "easy" setting."""
-    select = builder.find_component("Back (5)", (3,))
-    cards = parse_cards([o["value"] for o in select["options"]])
+    cards = hand_of(builder)
     counts = Counter(c.rank for c in cards)
     ordered = sorted(cards, key=lambda c: (counts[c.rank], c.rank), reverse=True)
     back, middle, front = ordered[:5], ordered[5:10], ordered[10:]
@@ -452,7 +409,15 @@ async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict
             guest = fake.add_user(f"guest{i:03d}", guild=guild)
             world.append(Table(i, host, guest, chan))
         profile = args.profile and f"{args.profile}.{tables}"
-        proc = await start_bot(fake, db, log, args.solver_workers, profile)
+        proc = await start_bot_process(
+            fake,
+            db,
+            log,
+            env={"SOLVER_WORKERS": str(args.solver_workers)},
+            python_args=["-m", "cProfile", "-o", profile] if profile else [],
+            timeout=60,
+        )
+        await asyncio.sleep(1.0)  # GUILD_CREATE handled (guild_ready_timeout 0.1 s)
         watch = ProcWatch(proc.pid)
         lag = LoopLag()
         bench = Bench(fake, args)
@@ -480,7 +445,7 @@ async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict
         finally:
             await watch.stop()
             await lag.stop()
-            await stop_bot(proc)
+            await stop_bot_process(proc, grace=20)  # SIGINT, then SIGKILL of the group
         result.update(peak_rss=watch.peak_rss, peak_rss_main=watch.peak_rss_main)
         result.update(procs=watch.peak_procs, lag=lag.lags)
         result.update(collect(fake, world, offset))

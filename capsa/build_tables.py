@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from capsa.evaluator import C3, C5, MASK5, STRENGTHS, HandTables
+from capsa.evaluator import MASK3, MASK5, STRENGTHS, HandTables
 from capsa.presets import get_preset
 from capsa.solver_model import TABLE_PATH, RowModel
 
@@ -37,7 +37,7 @@ def greedy_rows(tables: HandTables) -> tuple[int, int, int]:
 
 def _front_class(tables: HandTables, positions) -> int:
     mask = sum(1 << p for p in positions)
-    f = int(np.flatnonzero((1 << C3).sum(axis=1) == mask)[0])
+    f = int(np.flatnonzero(MASK3 == mask)[0])
     return int(tables.cls3[f])
 
 
@@ -113,4 +113,4 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["C5", "build", "greedy_rows", "main"]
+__all__ = ["build", "greedy_rows", "main"]

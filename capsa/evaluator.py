@@ -108,11 +108,11 @@ N_SPLITS_ORDERED = len(C5) * 56  # 72,072
 class HandTables:
     """One hand's subset classes and split strengths (computed once, all vectorised).
 
-    ``order`` maps the sorted positions 0..12 back to the caller's card order.
+    ``indices`` are the hand's card indices sorted ascending (sorted position -> card).
     """
 
     __slots__ = (
-        "order",
+        "indices",
         "ranks",
         "suits",
         "cls5",
@@ -129,8 +129,7 @@ class HandTables:
         idx = np.asarray(indices, dtype=np.intp)
         if idx.shape != (13,):
             raise ValueError("a hand has 13 cards")
-        self.order = np.argsort(idx, kind="stable")
-        sidx = idx[self.order]
+        self.indices = sidx = np.sort(idx)
         self.ranks = sidx // 4 + 2
         self.suits = sidx % 4
         r5 = self.ranks[C5]
@@ -168,27 +167,3 @@ class HandTables:
 
     def front_subset(self, k: np.ndarray) -> np.ndarray:
         return SPLIT_F[self.valid[k]]
-
-
-def pareto_mask(back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
-    """True for splits not dominated by another (>= in every row, > in one).
-
-    Equal strength triples are kept once (the first occurrence). Exact, O(n log n):
-    a grid over (middle, front) ranks holding the best back, then a 2-D suffix maximum.
-    """
-    n = len(back)
-    if n == 0:
-        return np.zeros(0, dtype=bool)
-    mu, mi = np.unique(middle, return_inverse=True)
-    fu, fi = np.unique(front, return_inverse=True)
-    grid = np.full((len(mu) + 1, len(fu) + 1), -1, dtype=np.int64)
-    np.maximum.at(grid, (mi, fi), back)
-    suffix = grid[::-1, ::-1]
-    suffix = np.maximum.accumulate(np.maximum.accumulate(suffix, axis=0), axis=1)[::-1, ::-1]
-    better_other = np.maximum(suffix[mi + 1, fi], suffix[mi, fi + 1])
-    undominated = (better_other < back) & (grid[mi, fi] <= back)
-    key = (back.astype(np.int64) << 28) | (middle.astype(np.int64) << 14) | front
-    _, first = np.unique(key, return_index=True)
-    keep = np.zeros(n, dtype=bool)
-    keep[first] = True
-    return undominated & keep

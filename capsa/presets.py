@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Literal
 
@@ -13,6 +13,9 @@ from capsa.hands import TieBreak
 POSITIONS = ("back", "middle", "front")
 SPECIALS = ("dragon", "six_pairs", "three_straights", "three_flushes")  # highest first
 Scoring = Literal["multiply", "base", "units"]
+# Units a ``units`` preset adds on top of the rows, by method (RULES §5.1): 1-6 gives +3 for
+# a sweep; 2-4 gives +1 to whoever wins the majority of the rows.
+METHOD_EXTRA: Mapping[str, int] = MappingProxyType({"1-6": 3, "2-4": 1})
 
 
 def _frozen(mapping: Mapping) -> Mapping:
@@ -89,6 +92,23 @@ class Preset:
         if "surrender" in self.allowed_options:
             out["surrender"] = self.surrender
         return out
+
+    def __reduce__(self):
+        """Pickle as plain dicts (a mappingproxy does not pickle): a Preset, custom ones
+        included, can be sent to a worker process."""
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        state["row_values"] = dict(self.row_values)
+        state["specials"] = dict(self.specials)
+        return _unpickle_preset, (state,)
+
+
+def _unpickle_preset(state: dict) -> Preset:
+    state = {
+        **state,
+        "row_values": _frozen(state["row_values"]),
+        "specials": _frozen(state["specials"]),
+    }
+    return Preset(**state)
 
 
 def _values(front_trips, mid_fh, mid_quads, mid_sf, mid_royal, back_quads, back_sf, back_royal):

@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from capsa.cards import Card, sort_hand
-from capsa.hands import Row, evaluate, is_fouled
+from capsa.hands import Row, evaluate
 from capsa.i18n import register, t
 from capsa.match import Standing
 from capsa.names import category_name, position_name, row_name, special_name
@@ -383,14 +383,13 @@ def _hand_rows(
         if len(row_cards) == ROW_SIZES[position]:
             evaluated[position] = evaluate(row_cards)
     bad: set[str] = set()
-    fouled = False
     if complete:
         back, middle, front = (evaluated[p] for p in ("back", "middle", "front"))
-        fouled = is_fouled(back, middle, front)
         if back.strength < middle.strength:
             bad |= {"back", "middle"}
         if middle.strength < front.strength:
             bad |= {"middle", "front"}
+    fouled = bool(bad)  # capsa.hands.is_fouled: the same two comparisons
     placed = {c for row in rows for c in row}
     unplaced = [c for c in sort_hand(cards) if c not in placed]
 

@@ -18,7 +18,7 @@ from capsa.cards import CapsaError
 from capsa.hands import ALL_CATEGORIES
 from capsa.i18n import register, t
 from capsa.names import category_name, position_name, special_name
-from capsa.presets import DEFAULT_PRESET, PRESETS, SPECIALS, Preset
+from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset
 
 TOPICS = ("overview", "hands", "setting", "scoring", "bonuses", "specials", "presets")
 
@@ -27,10 +27,6 @@ MAX_INTRO = 1500
 MAX_HEADING = 256
 MAX_BODY = 1024
 MAX_SECTIONS = 10
-
-# Units a ``units`` preset adds on top of the rows, by method (RULES §5.1): 1-6 gives +3 for
-# a sweep; 2-4 gives +1 to whoever wins the majority of the rows.
-METHOD_EXTRA = {"1-6": 3, "2-4": 1}
 
 # Rows shown in the bonus table, in the order a player reads the table.
 _BONUS_POSITIONS = ("front", "middle", "back")

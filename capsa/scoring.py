@@ -14,7 +14,7 @@ from typing import Literal
 
 from capsa.cards import CapsaError, Card, check_setting, format_cards
 from capsa.hands import Row, compare, evaluate, is_fouled
-from capsa.presets import POSITIONS, Preset
+from capsa.presets import METHOD_EXTRA, POSITIONS, Preset
 from capsa.specials import compare_specials, holds
 
 
@@ -75,14 +75,6 @@ class PairResult:
 
     def points_for(self, player: int) -> int:
         return self.points if player == self.players[0] else -self.points
-
-    @property
-    def winner(self) -> int | None:
-        if self.points > 0:
-            return self.players[0]
-        if self.points < 0:
-            return self.players[1]
-        return None
 
 
 @dataclass(frozen=True)
@@ -317,9 +309,9 @@ def _finish_pair(pair: PairResult, sweeper: int | None, preset: Preset) -> PairR
         won_j = sum(o.winner == j for o in pair.rows)
         if preset.method == "1-6":
             if pair.sweep is not None:
-                extra = 3
+                extra = METHOD_EXTRA["1-6"]
         elif won_i != won_j:
-            extra = 1
+            extra = METHOD_EXTRA["2-4"]
         leader = i if won_i > won_j else j
         points = net + (extra if leader == i else -extra)
     else:

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from capsa.cards import DECK, CapsaError, Card
-from capsa.evaluator import C3, C5, LEVEL, SPLIT_A, SPLIT_B, SPLIT_F, HandTables, pareto_mask
-from capsa.presets import SPECIALS, Preset, get_preset
+from capsa.evaluator import C3, C5, LEVEL, SPLIT_A, SPLIT_B, SPLIT_F, HandTables
+from capsa.presets import SPECIALS, Preset
 from capsa.solver_model import model_for
 
 LEVELS = ("easy", "normal", "hard")
@@ -166,7 +166,6 @@ class Solved:
         "special_value",
         "ordinary",
         "ordinary_expected",
-        "special_rows",
     )
 
     def __init__(
@@ -178,7 +177,6 @@ class Solved:
         special_value,
         ordinary,
         ordinary_expected,
-        special_rows,
     ):
         self.rows = rows
         self.expected = expected
@@ -187,7 +185,6 @@ class Solved:
         self.special_value = special_value
         self.ordinary = ordinary
         self.ordinary_expected = ordinary_expected
-        self.special_rows = special_rows
 
 
 def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, np.ndarray]:
@@ -220,11 +217,6 @@ def top_candidates(tables: HandTables, ev: np.ndarray, count: int, pool: int = 9
     return keep[:count]
 
 
-def pareto_candidates(tables: HandTables) -> np.ndarray:
-    """All Pareto-undominated valid splits (exact; used by tests and analysis)."""
-    return np.flatnonzero(pareto_mask(tables.back, tables.middle, tables.front))
-
-
 def solve_indices(
     indices: np.ndarray, preset: Preset, level: str, opponents: int, seed: int
 ) -> Solved:
@@ -238,7 +230,7 @@ def solve_indices(
     special_rows = found.get(special) if special else None
 
     if level == "easy":
-        choice = _easy_choice(tables, preset, opponents, ev, seed)
+        choice = _easy_choice(tables, preset, opponents, seed)
         expected = float(ev[choice] * opponents)
     elif level == "normal":
         choice, expected = best, float(ev[best] * opponents)
@@ -263,11 +255,10 @@ def solve_indices(
         special_value=special_value,
         ordinary=rows,
         ordinary_expected=expected,
-        special_rows=special_rows,
     )
 
 
-def _easy_choice(tables, preset, opponents, ev, seed) -> int:
+def _easy_choice(tables, preset, opponents, seed) -> int:
     model = model_for(preset, opponents)
     score = model.row_win(tables.back, tables.middle, tables.front)
     n = min(12, len(score))
@@ -340,19 +331,11 @@ async def arrange_async(
 ) -> Arrangement:
     """``arrange`` off the event loop, in ``executor`` (the loop's default if None).
 
-    Only a module-level function and plain picklable arguments cross the boundary, so a
-    ProcessPoolExecutor works as well as a thread pool.
+    Only a module-level function and picklable arguments (card indices, the Preset)
+    cross the boundary, so a ProcessPoolExecutor works as well as a thread pool.
     """
     loop = asyncio.get_running_loop()
     indices = check_hand(cards).tolist()
-    rules: Preset | tuple[str, dict] = preset
-    if get_preset(preset.name, preset.options) == preset:
-        rules = (preset.name, preset.options)  # Preset holds mappingproxies: not picklable
     return await loop.run_in_executor(
-        executor, _arrange_job, indices, rules, level, opponents, seed
+        executor, arrange_indices, indices, preset, level, opponents, seed
     )
-
-
-def _arrange_job(indices, rules, level, opponents, seed) -> Arrangement:
-    preset = get_preset(*rules) if isinstance(rules, tuple) else rules
-    return arrange_indices(indices, preset, level, opponents, seed)

@@ -24,9 +24,7 @@ def _arrange_args(p: argparse.ArgumentParser) -> None:
 
 
 def _arrange_one(tokens, args, preset) -> dict:
-    cards = parse_cards(tokens)
-    if len(cards) != 13:
-        raise CapsaError(f"a hand has 13 cards, not {len(cards)}")
+    cards = parse_cards(tokens)  # arrange checks the 13 cards
     return arrange(cards, preset, args.level, args.opponents, args.seed).to_dict()
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables
 from capsa.hands import ALL_CATEGORIES, Row
-from capsa.presets import POSITIONS, SPECIALS, Preset
+from capsa.presets import METHOD_EXTRA, POSITIONS, SPECIALS, Preset
 from capsa.specials import compare_specials
 
 HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
@@ -74,16 +74,6 @@ def subset_keys(
     return out[0], out[1]
 
 
-_VALUE_TABLES: dict[int, tuple[Preset, np.ndarray]] = {}
-
-
-def _values(preset: Preset) -> np.ndarray:
-    cached = _VALUE_TABLES.get(id(preset))
-    if cached is None or cached[0] is not preset:
-        cached = _VALUE_TABLES[id(preset)] = (preset, value_table(preset))
-    return cached[1]
-
-
 def value_table(preset: Preset) -> np.ndarray:
     """values[position, category index] of a winning row (1 + royalty for units)."""
     table = np.array(
@@ -123,9 +113,9 @@ def score_seat(
     if preset.scoring == "units":
         wins, losses = win.sum(-1), lose.sum(-1)
         if preset.method == "1-6":
-            extra = 3 * (swept_them.astype(int) - swept_me.astype(int))
+            extra = METHOD_EXTRA["1-6"] * (swept_them.astype(int) - swept_me.astype(int))
         else:
-            extra = np.sign(wins - losses)
+            extra = METHOD_EXTRA["2-4"] * np.sign(wins - losses)
         points = net + extra
     else:
         mult = np.ones(net.shape)
@@ -190,7 +180,8 @@ class Seated:
         self.keys, self.vals, self.special, self.setting = keys, vals, special, setting
 
 
-def set_opponent(indices: np.ndarray, preset: Preset, opponents: int) -> Seated:
+def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> Seated:
+    """``values`` is value_table(preset), built once per solve."""
     from capsa.solver import best_special, find_specials, normal_choice, should_declare
 
     tables = HandTables(indices)
@@ -203,7 +194,6 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int) -> Seated:
         rows = found[special] if found[special] is not None else tables.rows(best)
         setting = _card_setting(tables, rows)
         return Seated(np.zeros(3, dtype=np.int64), np.zeros(3), SPECIALS.index(special), setting)
-    values = _values(preset)
     k = np.array([best])
     b, m, f = tables.back_subset(k)[0], tables.middle_subset(k)[0], tables.front_subset(k)[0]
     keys5, keys3 = subset_keys(tables, preset.suit_tiebreak, np.array([b, m]), np.array([f]))
@@ -216,14 +206,15 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int) -> Seated:
 def _card_setting(tables: HandTables, rows):
     from capsa.cards import DECK
 
-    idx = (tables.ranks - 2) * 4 + tables.suits
-    return tuple(tuple(DECK[int(idx[p])] for p in row) for row in rows)
+    return tuple(tuple(DECK[int(tables.indices[p])] for p in row) for row in rows)
 
 
-def candidate_rows(tables: HandTables, preset: Preset, cands: np.ndarray, special):
-    """(keys (K,3), values (K,3), special (K,)) of candidate splits, plus the special."""
+def candidate_rows(
+    tables: HandTables, preset: Preset, cands: np.ndarray, special, values: np.ndarray
+):
+    """(keys (K,3), values (K,3), special (K,)) of candidate splits, plus the special;
+    ``values`` is value_table(preset)."""
     keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
-    values = value_table(preset)
     b, m, f = tables.back_subset(cands), tables.middle_subset(cands), tables.front_subset(cands)
     my_keys = np.stack([keys5[b], keys5[m], keys3[f]], axis=1)
     cats = np.stack(
@@ -250,16 +241,16 @@ def mc_points(
 ) -> np.ndarray:
     """Points of each candidate (and the special last, if any) on ``n_deals`` deals of the
     unseen cards to ``opponents`` normal-set opponents: (K [+1], n_deals)."""
-    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special)
-    mine = (tables.ranks - 2) * 4 + tables.suits
-    unseen = np.setdiff1d(np.arange(52), mine)
+    values = value_table(preset)
+    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values)
+    unseen = np.setdiff1d(np.arange(52), tables.indices)
     rng = np.random.default_rng(seed)
     seated = []
     for _ in range(n_deals):
         cards = rng.permutation(unseen)
         seated.append(
             [
-                set_opponent(cards[j * 13 : (j + 1) * 13], preset, opponents)
+                set_opponent(cards[j * 13 : (j + 1) * 13], preset, opponents, values)
                 for j in range(opponents)
             ]
         )

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS
-from capsa.hands import ALL_CATEGORIES
-from capsa.presets import POSITIONS, Preset
+from capsa.presets import METHOD_EXTRA, POSITIONS, Preset
+from capsa.solver_mc import value_table
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
 # feature columns of RowModel.features[position]
@@ -62,13 +62,7 @@ def preset_key(preset: Preset) -> tuple:
 
 def class_values(preset: Preset, position: str) -> np.ndarray:
     """The value of a winning row of each class at ``position`` under ``preset``."""
-    per_category = np.array(
-        [preset.row_value(position, c) for c in ALL_CATEGORIES], dtype=np.float64
-    )
-    values = per_category[CATEGORY]
-    if preset.scoring == "units":
-        values = values + 1.0
-    return values
+    return value_table(preset)[POSITIONS.index(position)][CATEGORY]
 
 
 class RowModel:
@@ -122,8 +116,8 @@ class RowModel:
         p3 = pb * pm * pf
         if self.units:
             if self.preset.method == "2-4":
-                return ev + _majority((pb, pm, pf), (qb, qm, qf))
-            return ev + 3.0 * (p3 - qb * qm * qf)
+                return ev + METHOD_EXTRA["2-4"] * _majority((pb, pm, pf), (qb, qm, qf))
+            return ev + METHOD_EXTRA["1-6"] * (p3 - qb * qm * qf)
         vb, vm, vf = col(MV)
         lb, lm, lf = col(ML)
         won = p3 * (vb + vm + vf)

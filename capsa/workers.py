@@ -1,16 +1,12 @@
-"""The bot's worker processes: their set-up, and the jobs that need a wrapper to cross the
-process boundary (importable by name, so any launcher works)."""
+"""Set-up for the bot's worker processes (importable by name, so any launcher works)."""
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import signal
-from collections.abc import Sequence
 
-from capsa.cards import DECK, Card
-from capsa.presets import get_preset
-from capsa.specials import available
+from capsa.cards import DECK
 
 
 def init_worker() -> None:
@@ -26,11 +22,6 @@ def init_worker() -> None:
 
     load_tables()
     render_hand(tuple(DECK[:13]), None, "en")  # fonts and card pictures, before the first deal
-
-
-def specials_of(cards: Sequence[Card], preset: str, options: dict | None) -> list[str]:
-    """``capsa.specials.available`` for a preset given by name (a Preset does not pickle)."""
-    return available(cards, get_preset(preset, options))
 
 
 def ready() -> bool:

@@ -13,10 +13,12 @@ from capsa.presets import get_preset
 from capsa.rules_text import rules_page
 from capsa.showdown import signed
 from cogs import views
+from cogs.embeds import GOLD, GREEN, GREY
+from data.repository import LEADERBOARD_SORTS
 
 PAGE_SIZE = 10
 PERIODS = {"all": None, "30d": 30, "7d": 7}
-SORTS = ("points", "wins", "matches", "sweeps")
+SORTS = LEADERBOARD_SORTS
 
 
 async def user_lang(interaction: discord.Interaction) -> str:
@@ -48,7 +50,7 @@ async def show_leaderboard(
         title=t(
             "lb.title", lang, sort=t(f"choice.{sort}", lang), period=t(f"choice.{period}", lang)
         ),
-        colour=discord.Colour(0xE2B53E),
+        colour=GOLD,
     )
     if rows:
         embed.description = "\n".join(
@@ -87,7 +89,7 @@ async def show_stats(interaction: discord.Interaction, member: discord.abc.User)
     if stats.rounds == 0:
         await interaction.response.send_message(t("st.no_games", lang, name=name))
         return
-    embed = discord.Embed(title=t("st.title", lang, name=name), colour=discord.Colour(0x1F8B4C))
+    embed = discord.Embed(title=t("st.title", lang, name=name), colour=GREEN)
     embed.add_field(name=t("st.matches", lang), value=str(stats.matches))
     embed.add_field(name=t("st.wins", lang), value=str(stats.wins))
     embed.add_field(name=t("st.points", lang), value=signed(stats.points))
@@ -120,7 +122,7 @@ async def show_rules(interaction: discord.Interaction, topic: str) -> None:
         turn_seconds=settings.countdown if settings else None,
         timeout_action=settings.timeout_action if settings else None,
     )
-    embed = discord.Embed(title=page.title, description=page.intro, colour=discord.Colour(0x1F8B4C))
+    embed = discord.Embed(title=page.title, description=page.intro, colour=GREEN)
     for heading, body in page.sections:
         embed.add_field(name=heading, value=body, inline=False)
     embed.set_footer(text=t("rules.footer", lang, preset=preset.name))
@@ -147,7 +149,7 @@ async def show_settings(interaction: discord.Interaction, changes: dict[str, obj
         lang = await user_lang(interaction)
     else:
         settings = await repo.guild_settings(interaction.guild_id)
-    embed = discord.Embed(title=t("set.title", lang), colour=discord.Colour(0x7F8C8D))
+    embed = discord.Embed(title=t("set.title", lang), colour=GREY)
     if changes:
         embed.description = t("set.saved", lang)
     embed.add_field(name=t("set.preset", lang), value=settings.preset)

@@ -13,13 +13,24 @@ from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from cogs import board
 from cogs.translator import tr
+from data import repository
 
 if TYPE_CHECKING:
     from bot import CapsaBot
 
 PRESET_CHOICES = [Choice(name=name, value=name) for name in PRESETS]
-LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in ("easy", "normal", "hard")]
-ROUND_CHOICES = [Choice(name="5", value=5), Choice(name="10", value=10)]
+LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in repository.BOT_LEVELS]
+ROUND_CHOICES = [Choice(name=str(n), value=n) for n in repository.ROUND_CHOICES]
+TIMEOUT_CHOICES = [
+    Choice(name=tr(f"choice.{'auto_arrange' if a == 'auto' else a}"), value=a)
+    for a in repository.TIMEOUT_ACTIONS
+]
+LANGUAGE_CHOICES = [
+    Choice(name=tr(f"choice.{'lang_auto' if v == 'auto' else v}"), value=v)
+    for v in repository.LANGUAGES
+]
+Seats = Range[int, *repository.SEAT_RANGE]
+Countdown = Range[int, *repository.COUNTDOWN_RANGE]
 
 
 class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.capsa")):
@@ -45,10 +56,10 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
     async def new(
         self,
         interaction: discord.Interaction,
-        seats: Range[int, 2, 4] | None = None,
+        seats: Seats | None = None,
         rounds: int | None = None,
         rules: str | None = None,
-        countdown: Range[int, 30, 300] | None = None,
+        countdown: Countdown | None = None,
         bots: str | None = None,
     ) -> None:
         await self.bot.tables.open_table(interaction, seats, rounds, rules, countdown, bots)
@@ -109,21 +120,15 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
         rules=PRESET_CHOICES,
         rounds=ROUND_CHOICES,
         bots=LEVEL_CHOICES,
-        timeout=[
-            Choice(name=tr("choice.auto_arrange"), value="auto"),
-            Choice(name=tr("choice.foul"), value="foul"),
-        ],
-        language=[
-            Choice(name=tr(f"choice.{k}"), value=v)
-            for k, v in (("lang_auto", "auto"), ("en", "en"), ("id", "id"))
-        ],
+        timeout=TIMEOUT_CHOICES,
+        language=LANGUAGE_CHOICES,
     )
     async def settings(
         self,
         interaction: discord.Interaction,
         rules: str | None = None,
         rounds: int | None = None,
-        countdown: Range[int, 30, 300] | None = None,
+        countdown: Countdown | None = None,
         bots: str | None = None,
         timeout: str | None = None,
         language: str | None = None,

@@ -24,14 +24,14 @@ def relative(ts: float) -> str:
 
 
 def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embed:  # noqa: ANN001
-    host = next((s.name for s in match.seats if s.user_id == match.host_id), "?")
+    host = match.seat_of(match.host_id)
     embed = discord.Embed(
         title=t("lobby.title", lang),
         colour=GREY if closed_key else GREEN,
         description=t(
             "lobby.desc",
             lang,
-            host=host,
+            host=host.name if host is not None else "?",
             preset=match.preset,
             rounds=match.rounds_total,
             countdown=match.countdown,
@@ -56,7 +56,7 @@ def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embe
 
 
 def status_embed(match, rnd, lang: str) -> discord.Embed:  # noqa: ANN001
-    done = rnd.status != "open" or all(h.submitted_at is not None for h in rnd.hands)
+    done = rnd.status != "open" or rnd.all_submitted
     embed = discord.Embed(
         title=t("round.title", lang, k=rnd.number, n=match.rounds_total),
         colour=GREY if done else GREEN,
@@ -67,7 +67,7 @@ def status_embed(match, rnd, lang: str) -> discord.Embed:  # noqa: ANN001
     names = {s.seat: s.name for s in match.seats}
     lines = [
         t(
-            "round.ready" if h.submitted_at is not None else "round.waiting",
+            "round.ready" if h.submitted else "round.waiting",
             lang,
             name=names[h.seat],
         )

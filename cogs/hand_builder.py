@@ -13,11 +13,10 @@ from capsa.i18n import t
 from capsa.names import special_name
 from capsa.render import render_hand
 from capsa.showdown import signed
-from capsa.specials import find_setting
-from capsa.workers import specials_of
+from capsa.specials import available, find_setting
 from cogs import embeds, views
 from cogs.replies import tell
-from cogs.table_base import CLICK, DM_REFUSED, TableBase, preset_of
+from cogs.table_base import CLICK, TableBase, preset_of
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +54,7 @@ class BuilderFlow(TableBase):
         key = (rnd.id, seat)
         if key not in self._specials:
             cards = parse_cards(rnd.hands[seat].cards)
-            options = match.options or None
-            found = await self.in_worker(priority, specials_of, cards, match.preset, options)
+            found = await self.in_worker(priority, available, cards, preset_of(match))
             self._specials[key] = found[0] if found else None
         return self._specials[key]
 
@@ -71,11 +69,7 @@ class BuilderFlow(TableBase):
             if match_id is not None
             else await self.repo.active_match_of_user(interaction.user.id)
         )
-        seat = (
-            next((s for s in match.seats if s.user_id == interaction.user.id), None)
-            if match
-            else None
-        )
+        seat = match.seat_of(interaction.user.id) if match else None
         if match is None or match.status != "playing":
             await tell(interaction, t("ans.stale" if match_id else "hand.none", lang))
             return
@@ -89,7 +83,7 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat.seat]
-        if hand.submitted_at is not None:
+        if hand.submitted:
             draft = Draft.start(parse_cards(hand.cards)).with_setting(
                 parse_cards(hand.back), parse_cards(hand.middle)
             )
@@ -131,11 +125,10 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat]
-        if hand.submitted_at is not None:
+        if hand.submitted:
             await tell(interaction, t("hand.already", lang))
             return
         draft = Draft.decode(parse_cards(hand.cards), *masks)
-        special = await self.special_for(match, rnd, seat)
         note = None
         if act in ("b", "m"):
             try:
@@ -146,7 +139,7 @@ class BuilderFlow(TableBase):
         elif act == "c":
             draft = draft.cleared()
         elif act == "a":
-            arrangement = await self._auto_arrange(match, rnd, seat, draft)
+            arrangement = await self.suggest(match, rnd, seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
             if arrangement.special:
                 note = t(
@@ -157,6 +150,7 @@ class BuilderFlow(TableBase):
                     ordinary=signed(round(arrangement.ordinary_expected, 1)),
                 )
         elif act == "d":
+            special = await self.special_for(match, rnd, seat)
             await self._declare(interaction, match, rnd, seat, draft, special, lang)
             return
         elif act in ("s", "f"):
@@ -177,13 +171,6 @@ class BuilderFlow(TableBase):
             embed=embed, view=view, attachments=[picture] if picture else []
         )
 
-    async def _auto_arrange(self, match, rnd, seat: int, draft: Draft):  # noqa: ANN001, ANN202
-        """What Auto-arrange suggests for a seat: the solver's normal level, seeded per seat."""
-        opponents = len(match.seats) - 1
-        return await self.arrange(
-            draft.hand, preset_of(match), "normal", opponents, rnd.seed + seat, priority=CLICK
-        )
-
     async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:  # noqa: ANN001
         if special is None:
             await tell(interaction, t("hand.no_special", lang))
@@ -192,7 +179,7 @@ class BuilderFlow(TableBase):
             back, middle, _ = await self.in_worker(CLICK, find_setting, draft.hand, special)
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
-            arrangement = await self._auto_arrange(match, rnd, seat, draft)
+            arrangement = await self.suggest(match, rnd, seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
         await self._submit(interaction, match, rnd, seat, draft, special, lang)
 
@@ -205,7 +192,7 @@ class BuilderFlow(TableBase):
             await tell(interaction, t("hand.already", lang))
             return
         rnd = await self.repo.get_round(rnd.id)
-        complete = all(h.submitted_at is not None for h in rnd.hands)
+        complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
             self.spawn(self.close_round(match.id, rnd.id))
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
@@ -213,10 +200,10 @@ class BuilderFlow(TableBase):
             content=None, embed=locked, view=None, attachments=[]
         )
         hand = rnd.hands[seat]
-        if interaction.message is not None and hand.dm_message_id not in (
-            None,
-            DM_REFUSED,
-            interaction.message.id,
+        if (  # a refused DM is stored without a channel
+            interaction.message is not None
+            and hand.dm_channel_id is not None
+            and hand.dm_message_id != interaction.message.id
         ):
             try:  # the confirm step came from another message: lock the DM builder too
                 dm = self.bot.get_partial_messageable(hand.dm_channel_id)

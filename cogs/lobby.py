@@ -15,6 +15,8 @@ from cogs import embeds, views
 from cogs.replies import tell
 from cogs.table_base import TableBase
 from data.repository import (
+    COUNTDOWN_RANGE,
+    SEAT_RANGE,
     AlreadySeated,
     NotInLobby,
     NotSeated,
@@ -54,13 +56,13 @@ class LobbyFlow(TableBase):
         seats = seats or 4
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
-        if seats not in (2, 3, 4):
+        if seats not in range(SEAT_RANGE[0], SEAT_RANGE[1] + 1):
             await tell(interaction, t("ans.bad_seats", lang))
             return
         if rounds not in MATCH_LENGTHS:
             await tell(interaction, t("ans.bad_rounds", lang))
             return
-        if not 30 <= countdown <= 300:
+        if not COUNTDOWN_RANGE[0] <= countdown <= COUNTDOWN_RANGE[1]:
             await tell(interaction, t("ans.bad_countdown", lang))
             return
         try:
@@ -68,7 +70,6 @@ class LobbyFlow(TableBase):
         except CapsaError as err:
             await tell(interaction, str(err))
             return
-        table_lang = settings.language if settings.language in ("en", "id") else lang
         perms = interaction.app_permissions
         missing = [name for name in LOBBY_PERMISSIONS if not getattr(perms, name, False)]
         if missing:
@@ -89,7 +90,7 @@ class LobbyFlow(TableBase):
                 bot_level=bots or settings.bot_level,
                 timeout_action=settings.timeout_action,
                 seats_count=seats,
-                language=table_lang,
+                language=lang,  # the server's language if it sets one (see user_lang)
                 lobby_expires_at=time.time() + self.lobby_seconds,
                 host_name=interaction.user.display_name,
             )
@@ -102,8 +103,8 @@ class LobbyFlow(TableBase):
         self.schedule(match.id, self.lobby_seconds, lambda: self.expire_lobby(match.id))
         try:
             message = await self.channel(match.channel_id).send(
-                embed=embeds.lobby_embed(match, table_lang),
-                view=views.lobby_view(match.id, table_lang),
+                embed=embeds.lobby_embed(match, lang),
+                view=views.lobby_view(match.id, lang),
             )
         except discord.HTTPException:
             log.exception("table %s: could not post the lobby", match.id)
@@ -144,7 +145,7 @@ class LobbyFlow(TableBase):
             user = interaction.user
             try:
                 if action == "join":
-                    if any(s.user_id == user.id for s in match.seats):
+                    if match.seat_of(user.id) is not None:
                         await tell(interaction, t("ans.already_here", lang))
                         return
                     match = await self.repo.add_seat(match_id, user.id, user.display_name)
@@ -168,7 +169,7 @@ class LobbyFlow(TableBase):
                         )
                         return
                     else:
-                        while len(match.seats) < match.seats_count:
+                        while match.free_seats > 0:
                             match = await self._add_computer(match)
                         if not await self.repo.start_match(match_id):  # cancelled meanwhile
                             await tell(interaction, t("ans.not_lobby", lang))
@@ -181,7 +182,7 @@ class LobbyFlow(TableBase):
                         match = await self.repo.get_match(match_id)
                         await self.start_round(match, 1)
                         return
-            except (TableFull, AlreadySeated, NotSeated, NotInLobby) as refusal:
+            except tuple(LOBBY_REFUSALS) as refusal:
                 await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
                 return
             await interaction.edit_original_response(

@@ -24,7 +24,6 @@ from cogs.table_base import (
     DM_REFUSED,
     SHOWDOWN,
     TableBase,
-    preset_of,
     round_result,
     round_scores,
     seat_names,
@@ -61,15 +60,10 @@ class RoundFlow(TableBase):
     async def _prepare_round(self, match, rnd) -> None:  # noqa: ANN001
         """Whatever of a dealt round is not done yet: the computers' settings, the status
         message, the DMs. Safe to call again after a restart."""
-        preset = preset_of(match)
-        opponents = len(match.seats) - 1
 
         async def computer(seat) -> None:  # noqa: ANN001
-            cards = parse_cards(rnd.hands[seat.seat].cards)
             level = seat.level or match.bot_level
-            arrangement = await self.arrange(
-                cards, preset, level, opponents, rnd.seed + seat.seat, priority=DEAL
-            )
+            arrangement = await self.suggest(match, rnd, seat.seat, level, priority=DEAL)
             await self.repo.submit_hand(
                 rnd.id,
                 seat.seat,
@@ -80,10 +74,10 @@ class RoundFlow(TableBase):
                 fouled=False,
             )
 
-        waiting = {h.seat for h in rnd.hands if h.submitted_at is None}
+        waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.repo.get_round(rnd.id)
-        if all(h.submitted_at is not None for h in rnd.hands):  # people were quicker
+        if rnd.all_submitted:  # people were quicker
             self.spawn(self.close_round(match.id, rnd.id))
         lang = match.language
         if rnd.status_message_id is None:
@@ -101,7 +95,7 @@ class RoundFlow(TableBase):
                 for seat in match.seats
                 if not seat.is_bot
                 and rnd.hands[seat.seat].dm_message_id is None
-                and rnd.hands[seat.seat].submitted_at is None
+                and not rnd.hands[seat.seat].submitted
             )
         )
 
@@ -163,7 +157,7 @@ class RoundFlow(TableBase):
             rnd = await self.repo.get_round(rnd.id)
             if rnd is None or rnd.status_message_id is None:
                 return
-            done = rnd.status != "open" or all(h.submitted_at is not None for h in rnd.hands)
+            done = rnd.status != "open" or rnd.all_submitted
             try:
                 message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
                 view = None if done else views.status_view(match.id, match.language)
@@ -181,6 +175,7 @@ class RoundFlow(TableBase):
             if match is None or rnd is None or match.status != "playing":
                 return
             scored_now = rnd.status == "open"
+            result = None  # built while scoring; a later call rebuilds it for the showdown
             if scored_now:
                 await self._fill_missing(match, rnd)
                 rnd = await self.repo.get_round(round_id)
@@ -198,7 +193,7 @@ class RoundFlow(TableBase):
                 return  # a late duplicate call: the next round runs, and keeps its timer
             posted = rnd.showdown_message_id is None
             if posted:  # the showdown first: players wait for it
-                await self._post_showdown(match, rnd)
+                await self._post_showdown(match, rnd, result)
             if scored_now or posted:  # (posted: an earlier call scored it, then failed)
                 await self.refresh_status(match, rnd)
             self.cancel_timer(match_id)
@@ -210,19 +205,11 @@ class RoundFlow(TableBase):
                 self.schedule(match_id, delay, lambda: self._next_on_time(match_id, number))
 
     async def _fill_missing(self, match, rnd) -> None:  # noqa: ANN001
-        preset = preset_of(match)
         foul = match.timeout_action == "foul"
         for hand in rnd.hands:
-            if hand.submitted_at is not None:
+            if hand.submitted:
                 continue
-            arrangement = await self.arrange(
-                parse_cards(hand.cards),
-                preset,
-                "normal",
-                len(match.seats) - 1,
-                rnd.seed + hand.seat,
-                priority=SHOWDOWN,
-            )
+            arrangement = await self.suggest(match, rnd, hand.seat, priority=SHOWDOWN)
             rows = (
                 arrangement.ordinary
                 if foul
@@ -237,9 +224,12 @@ class RoundFlow(TableBase):
                 auto=True,
             )
 
-    async def _post_showdown(self, match, rnd) -> None:  # noqa: ANN001
+    async def _post_showdown(self, match, rnd, result: RoundResult | None = None) -> None:  # noqa: ANN001
+        """Post a scored round's showdown. ``result``: ``round_result(match, rnd)`` if the
+        caller has just built it."""
         lang = match.language
-        result = round_result(match, rnd)
+        if result is None:
+            result = round_result(match, rnd)
         totals = await self._totals(match)
         auto = {h.seat for h in rnd.hands if h.auto}
         embed_list = embeds.showdown_embeds(

@@ -279,3 +279,23 @@ class TableBase:
                 lambda pool: arrange_async(cards, preset, level, opponents, seed, executor=pool)
             ),
         )
+
+    async def suggest(  # noqa: ANN201
+        self,
+        match,  # noqa: ANN001
+        rnd,  # noqa: ANN001
+        seat: int,
+        level: str = "normal",
+        *,
+        priority: int = CLICK,
+    ):
+        """The solver's setting of a seat's dealt cards, seeded per seat: what Auto-arrange
+        suggests, what a late player gets at the deadline and what a computer plays."""
+        return await self.arrange(
+            parse_cards(rnd.hands[seat].cards),
+            preset_of(match),
+            level,
+            len(match.seats) - 1,
+            rnd.seed + seat,
+            priority=priority,
+        )

@@ -46,7 +46,7 @@ LOBBY_ACTIONS = {
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"capsa:lobby:(?P<match>\d+):(?P<action>join|leave|add|start|cancel)",
+    template=rf"capsa:lobby:(?P<match>\d+):(?P<action>{'|'.join(LOBBY_ACTIONS)})",
 ):
     def __init__(self, match_id: int, action: str, lang: str = "en") -> None:
         key, style = LOBBY_ACTIONS[action]
@@ -154,25 +154,28 @@ def builder_id(act: str, round_id: int, seat: int, draft: Draft) -> str:
     return f"capsa:h:{act}:{round_id}:{seat}:{back:x}:{middle:x}"
 
 
-class BuilderSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=_BUILDER.replace("[bmadcsf]", "[bm]")
-):
+class _BuilderItem:
+    """What the builder's selects and buttons share (mixed in before ``DynamicItem``): their
+    state, read back from the custom_id, and the hand-over to the TableManager."""
+
     def __init__(
-        self, select: discord.ui.Select, act: str, round_id: int, seat: int, masks: tuple[int, int]
+        self, item: discord.ui.Item, act: str, round_id: int, seat: int, masks: tuple[int, int]
     ) -> None:
-        super().__init__(select)
+        super().__init__(item)  # type: ignore[call-arg]
         self.act, self.round_id, self.seat, self.masks = act, round_id, seat, masks
+
+    @staticmethod
+    def _stand_in(custom_id: str) -> discord.ui.Item:
+        """The component rebuilt for a dispatched custom_id."""
+        raise NotImplementedError
+
+    def _values(self, interaction: discord.Interaction) -> list[str]:
+        return []
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
-        select = discord.ui.Select(
-            custom_id=item.custom_id,
-            min_values=5,
-            max_values=5,
-            options=[discord.SelectOption(label="-")] * 5,
-        )
         return cls(
-            select,
+            cls._stand_in(item.custom_id),
             match["act"],
             int(match["round"]),
             int(match["seat"]),
@@ -180,9 +183,9 @@ class BuilderSelect(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = self._values(interaction)
         await _guarded(
-            self,
+            self,  # type: ignore[arg-type]
             interaction,
             _tables(interaction).builder_action(
                 interaction, self.act, self.round_id, self.seat, self.masks, values
@@ -190,34 +193,32 @@ class BuilderSelect(
         )
 
 
-class BuilderButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=_BUILDER.replace("[bmadcsf]", "[adcsf]")
+class BuilderSelect(
+    _BuilderItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=_BUILDER.replace("[bmadcsf]", "[bm]"),
 ):
-    def __init__(
-        self, button: discord.ui.Button, act: str, round_id: int, seat: int, masks: tuple[int, int]
-    ) -> None:
-        super().__init__(button)
-        self.act, self.round_id, self.seat, self.masks = act, round_id, seat, masks
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
-        button = discord.ui.Button(custom_id=item.custom_id, label="-")
-        return cls(
-            button,
-            match["act"],
-            int(match["round"]),
-            int(match["seat"]),
-            (int(match["b"], 16), int(match["m"], 16)),
+    @staticmethod
+    def _stand_in(custom_id: str) -> discord.ui.Select:
+        return discord.ui.Select(
+            custom_id=custom_id,
+            min_values=5,
+            max_values=5,
+            options=[discord.SelectOption(label="-")] * 5,
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _guarded(
-            self,
-            interaction,
-            _tables(interaction).builder_action(
-                interaction, self.act, self.round_id, self.seat, self.masks, []
-            ),
-        )
+    def _values(self, interaction: discord.Interaction) -> list[str]:
+        return list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+
+
+class BuilderButton(
+    _BuilderItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=_BUILDER.replace("[bmadcsf]", "[adcsf]"),
+):
+    @staticmethod
+    def _stand_in(custom_id: str) -> discord.ui.Button:
+        return discord.ui.Button(custom_id=custom_id, label="-")
 
 
 def builder_view(

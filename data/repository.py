@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from capsa.match import MATCH_LENGTHS
+
 # ---------------------------------------------------------------------------------- values
 
-MATCH_STATUSES = ("lobby", "playing", "finished", "cancelled")
 ACTIVE_STATUSES = ("lobby", "playing")
-ROUND_STATUSES = ("open", "scored")
 BOT_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_ACTIONS = ("auto", "foul")
 LANGUAGES = ("auto", "en", "id")
-ROUND_CHOICES = (5, 10)
+ROUND_CHOICES = MATCH_LENGTHS
 COUNTDOWN_RANGE = (30, 300)
 SEAT_RANGE = (2, 4)
 LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps")
@@ -103,10 +103,6 @@ class MatchRecord:
     lobby_expires_at: float | None
     seats: tuple[SeatRecord, ...]
     language: str
-
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE_STATUSES
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat of a human player, or None."""
@@ -305,8 +301,6 @@ class Repository(Protocol):
     async def active_match_of_user(self, user_id: int) -> MatchRecord | None: ...
 
     async def active_matches(self) -> list[MatchRecord]: ...
-
-    async def expire_lobbies(self, now: float | None = None) -> list[int]: ...
 
     # rounds
     async def start_round(

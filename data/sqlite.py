@@ -58,6 +58,18 @@ _ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
 _CACHE_SIZE = 4096  # records per cache; the oldest half goes when it is full
 _GONE = object()  # a cache entry to drop after the COMMIT
 
+# "IN ('lobby', 'playing')": written out, not bound, so SQLite can use the partial unique
+# index on matches (channel_id) WHERE status IN ('lobby', 'playing').
+_ACTIVE = "IN ({})".format(", ".join(f"'{status}'" for status in ACTIVE_STATUSES))
+
+# Matches played and won, counted over the seats at finished matches of a guild: a select
+# list and its FROM ... WHERE, for the caller to narrow (AND ...) and maybe GROUP BY.
+_RESULTS = (
+    " COUNT(*) AS matches, COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0) AS wins"
+    " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+    " WHERE m.guild_id = ? AND m.status = 'finished'"
+)
+
 # ORDER BY for each leaderboard sort; user_id last so pages are stable.
 _LEADER_ORDER = {
     "points": "points DESC, wins DESC, rounds DESC, user_id ASC",
@@ -114,9 +126,8 @@ class _Cache(dict):
 class SqliteRepository:
     """``Repository`` on one aiosqlite connection; create it with ``SqliteRepository.open``."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str | None = None) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self.path = path
         self._settings_cache = _Cache()  # guild id -> GuildSettings
         self._match_cache = _Cache()  # match id -> MatchRecord
         self._round_cache = _Cache()  # round id -> RoundRecord
@@ -135,7 +146,7 @@ class SqliteRepository:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, str(path))
+        return cls(conn)
 
     async def close(self) -> None:
         while self._flusher is not None and not self._flusher.done():
@@ -395,7 +406,7 @@ class SqliteRepository:
     def _active_match_id_of_user(self, user_id: int) -> int | None:
         row = self._one(
             "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
-            " WHERE s.user_id = ? AND m.status IN ('lobby', 'playing') ORDER BY m.id LIMIT 1",
+            f" WHERE s.user_id = ? AND m.status {_ACTIVE} ORDER BY m.id LIMIT 1",
             (user_id,),
         )
         return None if row is None else row[0]
@@ -437,7 +448,7 @@ class SqliteRepository:
 
         def tx() -> MatchRecord:
             existing = self._one(
-                "SELECT id FROM matches WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+                f"SELECT id FROM matches WHERE channel_id = ? AND status {_ACTIVE}",
                 (channel_id,),
             )
             if existing is not None:
@@ -574,7 +585,7 @@ class SqliteRepository:
         return await self._set_match_status(
             match_id,
             "UPDATE matches SET status = 'cancelled', finished_at = ?"
-            " WHERE id = ? AND status IN ('lobby', 'playing')",
+            f" WHERE id = ? AND status {_ACTIVE}",
             (_now(now), match_id),
         )
 
@@ -610,9 +621,7 @@ class SqliteRepository:
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         found = await self._run(
-            lambda: self._load_matches(
-                "channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
-            )
+            lambda: self._load_matches(f"channel_id = ? AND status {_ACTIVE}", (channel_id,))
         )
         return found[0] if found else None
 
@@ -624,35 +633,7 @@ class SqliteRepository:
         return await self._run(tx)
 
     async def active_matches(self) -> list[MatchRecord]:
-        return await self._run(
-            lambda: self._load_matches(
-                f"status IN ({_placeholders(len(ACTIVE_STATUSES))})", ACTIVE_STATUSES
-            )
-        )
-
-    async def expire_lobbies(self, now: float | None = None) -> list[int]:
-        t = _now(now)
-
-        def tx() -> list[int]:
-            ids = [
-                r[0]
-                for r in self._all(
-                    "SELECT id FROM matches WHERE status = 'lobby'"
-                    " AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ? ORDER BY id",
-                    (t,),
-                )
-            ]
-            for match_id in ids:
-                self._forget(self._match_cache, match_id)
-            if ids:
-                self._exec(
-                    "UPDATE matches SET status = 'cancelled', finished_at = ?"
-                    f" WHERE status = 'lobby' AND id IN ({_placeholders(len(ids))})",
-                    (t, *ids),
-                )
-            return ids
-
-        return await self._run(tx)
+        return await self._run(lambda: self._load_matches(f"status {_ACTIVE}"))
 
     # ------------------------------------------------------------------ rounds
 
@@ -934,21 +915,20 @@ class SqliteRepository:
         return _now(now) - period_days * _DAY
 
     @staticmethod
-    def _leader_cte(since: float | None) -> str:
-        """Per-user totals of one guild as a CTE named ``board`` (params: ``_leader_params``)."""
+    def _leader_cte(guild_id: int, since: float | None) -> tuple[str, list[Any]]:
+        """Per-user totals of one guild (since ``since``, if given) as a CTE named ``board``,
+        and its parameters."""
         score_time = "" if since is None else " AND scored_at >= ?"
         finish_time = "" if since is None else " AND m.finished_at >= ?"
+        when = [] if since is None else [since]
         sql = (
             "WITH pts AS ("
             "  SELECT user_id, SUM(points) AS points, SUM(sweeps_given) AS sweeps,"
             "   COUNT(*) AS rounds FROM round_scores"
             f"  WHERE guild_id = ? AND user_id IS NOT NULL{score_time} GROUP BY user_id"
             "), res AS ("
-            "  SELECT s.user_id, COUNT(*) AS matches,"
-            "   SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END) AS wins"
-            "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
-            "  WHERE m.guild_id = ? AND m.status = 'finished' AND s.user_id IS NOT NULL"
-            f"{finish_time} GROUP BY s.user_id"
+            f"  SELECT s.user_id,{_RESULTS} AND s.user_id IS NOT NULL{finish_time}"
+            "  GROUP BY s.user_id"
             "), board AS ("
             "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
             "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
@@ -958,7 +938,7 @@ class SqliteRepository:
             "  LEFT JOIN res ON res.user_id = u.user_id"
             ") "
         )
-        return sql
+        return sql, [guild_id, *when, guild_id, *when]
 
     async def leaderboard(
         self,
@@ -972,8 +952,7 @@ class SqliteRepository:
         if sort not in LEADERBOARD_SORTS:
             raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
         since = self._since(period_days, now)
-        cte = self._leader_cte(since)
-        params = self._leader_params(guild_id, since)
+        cte, params = self._leader_cte(guild_id, since)
         rows = await self._run(
             lambda: self._all(
                 cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
@@ -995,22 +974,12 @@ class SqliteRepository:
             for r in rows
         ]
 
-    @staticmethod
-    def _leader_params(guild_id: int, since: float | None) -> list[Any]:
-        if since is None:
-            return [guild_id, guild_id]
-        return [guild_id, since, guild_id, since]
-
     async def leaderboard_count(
         self, guild_id: int, period_days: int | None = None, now: float | None = None
     ) -> int:
         since = self._since(period_days, now)
-        cte = self._leader_cte(since)
-        row = await self._run(
-            lambda: self._one(
-                cte + "SELECT COUNT(*) FROM board", self._leader_params(guild_id, since)
-            )
-        )
+        cte, params = self._leader_cte(guild_id, since)
+        row = await self._run(lambda: self._one(cte + "SELECT COUNT(*) FROM board", params))
         return int(row[0]) if row else 0
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
@@ -1036,12 +1005,7 @@ class SqliteRepository:
                 " ORDER BY best_strength DESC, scored_at ASC, round_id ASC LIMIT 1",
                 key,
             )
-            res = self._one(
-                "SELECT COUNT(*) AS matches, COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0"
-                " END), 0) AS wins FROM matches m JOIN match_seats s ON s.match_id = m.id"
-                " WHERE m.guild_id = ? AND m.status = 'finished' AND s.user_id = ?",
-                key,
-            )
+            res = self._one(f"SELECT{_RESULTS} AND s.user_id = ?", key)
             return agg, specials, best, res
 
         agg, specials, best, res = await self._run(tx)

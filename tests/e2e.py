@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import re
+import signal
+import sys
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -10,8 +16,9 @@ from bot import CapsaBot, Config
 from capsa.cards import Card, parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, spawn_bot
 
+ROOT = Path(__file__).resolve().parent.parent
 _CARD = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -22,6 +29,57 @@ def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> CapsaBot:
     for key, value in overrides.items():
         setattr(bot.tables, key, value)
     return bot
+
+
+async def start_bot_process(
+    fake: FakeDiscord,
+    db: Path,
+    log: Path,
+    *,
+    identifies: int = 1,
+    env: dict[str, str] | None = None,
+    python_args: Sequence[str] = (),
+    timeout: float = 30.0,
+) -> asyncio.subprocess.Process:
+    """``python [python_args] bot.py`` on the database ``db`` (``env`` added to its
+    environment), stderr appended to ``log``, in its own process group so that stopping it
+    takes its solver workers too. Returns once the fake's gateway has seen ``identifies``
+    IDENTIFYs in total (commands are synced in setup_hook, before the gateway connects)."""
+    with log.open("ab") as sink:
+        proc = await spawn_bot(
+            fake,
+            sys.executable,
+            *python_args,
+            str(ROOT / "bot.py"),
+            env={
+                "DATABASE_PATH": str(db),
+                "GUILD_READY_TIMEOUT": "0.1",
+                "LOG_LEVEL": "WARNING",
+                **(env or {}),
+            },
+            cwd=str(ROOT),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=sink,
+            start_new_session=True,
+        )
+    await fake.wait_for_identify(identifies, timeout=timeout)
+    return proc
+
+
+async def stop_bot_process(proc: asyncio.subprocess.Process, grace: float = 0.0) -> None:
+    """Stop a bot from ``start_bot_process``. With ``grace``: SIGINT first (bot.py closes the
+    client and the database) and up to ``grace`` s to exit. Then SIGKILL its whole process
+    group; without grace that is the bot and its workers dying at once, like a crashed
+    container."""
+    if grace > 0 and proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGINT)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), grace)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode is None:
+        await proc.wait()
 
 
 def cards_in(text: str) -> list[Card]:

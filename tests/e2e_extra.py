@@ -6,7 +6,6 @@ Everything a test does that a real user could not do is in here, named for what 
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import time
@@ -22,7 +21,7 @@ from capsa.scoring import RoundResult, Seat, score_round
 from capsa.showdown import pair_line
 from capsa.specials import available
 from tests.e2e import cards_in
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeTimeout, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 ROW_LINE = re.compile(r"^(Front|Middle|Back|Atas|Tengah|Bawah): (.*?) — ", re.M)
 DECLARED = re.compile(r"^✨ (?:Declared|Menyatakan) \*\*(.+?)\*\*$", re.M)
@@ -208,14 +207,3 @@ async def expire_countdown(bot, match_id: int, round_id: int) -> None:  # noqa: 
     await repo._run(tx)
     tables = bot.tables
     tables.schedule(match_id, 0, lambda: tables.close_round(match_id, round_id))
-
-
-async def until(check, timeout: float = 5.0, interval: float = 0.01):  # noqa: ANN001, ANN201
-    """Poll an async ``check()`` until it returns something truthy (bot-side state)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (value := await check()):
-        if loop.time() > deadline:
-            raise FakeTimeout(f"still false after {timeout}s: {check}")
-        await asyncio.sleep(interval)
-    return value

@@ -10,8 +10,8 @@ from __future__ import annotations
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
 from tests.e2e import make_bot, play_builder
-from tests.e2e_extra import lobby_after, until, wait_showdown
-from tests.fakediscord import running_bot
+from tests.e2e_extra import lobby_after, wait_showdown
+from tests.fakediscord import eventually, running_bot
 
 
 def _embed_page(message) -> tuple[str, str, list[tuple[str, str]]]:  # noqa: ANN001
@@ -184,7 +184,7 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
             table = await bot.repo.active_match_in_channel(chan.id)
             return table.lobby_message_id == lobby.id
 
-        await until(lobby_recorded)
+        await eventually(lobby_recorded)
 
 
 async def test_rules_setting_page_tells_this_servers_timeout(fake_discord, tmp_path):

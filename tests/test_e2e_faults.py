@@ -34,7 +34,7 @@ async def test_showdown_survives_429_and_500_and_the_match_survives_a_gateway_dr
             chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=20
         )
         assert limited.hits == 2 and broken.hits == 2
-        assert len([m for m in fake.messages_in(chan) if "Showdown · round 1/5" in m.text()]) == 1
+        assert len([m for m in chan.history if "Showdown · round 1/5" in m.text()]) == 1
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT count(*), min(status) FROM rounds").fetchone() == (
                 1,

@@ -17,8 +17,8 @@ import asyncio
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.e2e import hand_of, make_bot, play_builder, set_rows
-from tests.e2e_extra import field_points, lobby_after, until, wait_showdown
-from tests.fakediscord import running_bot
+from tests.e2e_extra import field_points, lobby_after, wait_showdown
+from tests.fakediscord import eventually, running_bot
 
 NOT_YOUR_SEAT = "This is not your seat."
 
@@ -81,7 +81,7 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
         async def refused() -> bool:
             return any(ix.followups for ix in (first, second))
 
-        await until(refused)
+        await eventually(refused)
         answers = sorted([first, second], key=lambda ix: ix.ephemeral)
         locked, again = answers
         assert "Locked in" in dm_a.text() and not dm_a.components

@@ -3,42 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import signal
 import sqlite3
-import sys
 import time
-from pathlib import Path
 
-from tests.e2e import hand_of, play_builder, warung
-from tests.fakediscord import spawn_bot
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-async def start_bot(fake, db: Path, identifies: int, log: Path) -> asyncio.subprocess.Process:  # noqa: ANN001
-    with log.open("ab") as sink:
-        proc = await spawn_bot(
-            fake,
-            sys.executable,
-            str(ROOT / "bot.py"),
-            env={"DATABASE_PATH": str(db), "GUILD_READY_TIMEOUT": "0.1", "LOG_LEVEL": "WARNING"},
-            cwd=str(ROOT),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=sink,
-            start_new_session=True,  # its own process group: the kill takes the solver workers too
-        )
-    await fake.wait_for_identify(identifies, timeout=30)
-    # commands are synced in setup_hook, before the gateway connects
-    return proc
-
-
-async def kill(proc: asyncio.subprocess.Process) -> None:
-    """SIGKILL the bot and its worker processes at once, like a crashed container."""
-    if proc.returncode is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        await proc.wait()
+from tests.e2e import hand_of, play_builder, start_bot_process, stop_bot_process, warung
+from tests.fakediscord import eventually
 
 
 async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_discord, tmp_path):
@@ -50,7 +20,7 @@ async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_dis
     db = tmp_path / "capsa.sqlite3"
     chan, (alice, bob, carol) = warung(fake, "alice", "bob", "carol")
     log = tmp_path / "bot.log"
-    proc = await start_bot(fake, db, 1, log)
+    proc = await start_bot_process(fake, db, log, identifies=1)
     try:
         await alice.slash("capsa new", channel=chan, seats=4, rounds=5, countdown=30, timeout=15)
         lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
@@ -67,7 +37,7 @@ async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_dis
         # alice, bob and the computer are ticked off
         await fake.wait_for_message(chan, lambda m: m is status and m.text().count("✅") == 3)
     finally:
-        await kill(proc)
+        await stop_bot_process(proc)  # SIGKILL: the bot and its workers at once
 
     # The database has both settings and the deadline shown, and nothing is scored.
     with sqlite3.connect(db) as conn:
@@ -82,12 +52,17 @@ async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_dis
     # at least 5 s after the stored deadline.
     await asyncio.sleep(max(0.0, deadline - 30 + 5 - time.time()))
 
-    proc = await start_bot(fake, db, 2, log)
+    proc = await start_bot_process(fake, db, log, identifies=2)
     try:
         edits = dm_c.edits
         picked = await carol.select(dm_c, "Back (5)", [c.code for c in hand_of(dm_c)[:5]])
         assert picked.answered  # the old DM's components still work
-        await until_edited(dm_c, edits)
+        await eventually(
+            lambda: dm_c.edits > edits,
+            timeout=10,
+            interval=0.05,
+            message="the builder was not redrawn",
+        )
         showdown = await fake.wait_for_message(
             chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=45
         )
@@ -102,17 +77,9 @@ async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_dis
             assert len(points) == 4 and sum(p for (p,) in points) == 0
             auto = conn.execute("SELECT seat FROM hands WHERE auto = 1").fetchall()
             assert auto == [(2,)]  # carol only; alice's and bob's own rows count
-        showdowns = [m for m in fake.messages_in(chan) if "Showdown · round 1/5" in m.text()]
+        showdowns = [m for m in chan.history if "Showdown · round 1/5" in m.text()]
         assert len(showdowns) == 1
     finally:
-        await kill(proc)
+        await stop_bot_process(proc)  # SIGKILL: the bot and its workers at once
     text = log.read_text()
     assert "Traceback" not in text, text
-
-
-async def until_edited(message, edits: int, timeout: float = 10.0) -> None:  # noqa: ANN001
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while message.edits <= edits:
-        assert loop.time() < end, "the builder was not redrawn"
-        await asyncio.sleep(0.05)

@@ -45,7 +45,7 @@ def _fields(text: str) -> set[str]:
 def test_every_key_in_both_languages() -> None:
     assert LANGS == ("en", "id")
     en, id_ = catalog("en"), catalog("id")
-    assert set(en) == set(id_) == keys()
+    assert set(en) == set(id_)
     assert len(en) >= 30
     for key in keys():
         assert en[key].strip() and id_[key].strip(), key

@@ -67,8 +67,7 @@ def test_fouled_setting_asks_for_confirmation():
     back, middle = format_cards(a.ordinary[1]), format_cards(a.ordinary[0])
     status, out, _ = play(["--players", "2", "--seed", "4"], f"{back}\n{middle}\nn\na\n")
     assert status == 0
-    if "fouled" in out:
-        assert "Play it anyway?" in out
+    assert "fouled" in out and "Play it anyway?" in out
     assert "--- Showdown ---" in out
 
 

@@ -244,18 +244,9 @@ def test_find_setting_none(text: str, special: str) -> None:
     assert find_setting(cards(text), special) is None
 
 
-def test_find_setting_on_random_hands_agrees_with_brute_force_shape() -> None:
-    """Every setting find_setting returns is valid; on crafted hands it never misses."""
+def test_find_setting_finds_crafted_three_flushes() -> None:
+    """On crafted three-flush hands (a 5, a 5 and a 3 of random suits) it never misses."""
     rng = random.Random(11)
-    deck = list(DECK)
-    for _ in range(30):
-        rng.shuffle(deck)
-        hand = deck[:13]
-        for special in ("three_straights", "three_flushes"):
-            found = find_setting(hand, special)
-            if found is not None:
-                _check_found(hand, special)
-    # crafted three-flush hands: a 5, a 5 and a 3 of random suits
     for _ in range(30):
         suits = [rng.randrange(4) for _ in range(3)]
         pool = {s: [c for c in DECK if c.suit == s] for s in range(4)}

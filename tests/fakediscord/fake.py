@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 import time
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from .state import (
     Snowflakes,
 )
 from .users import FakeUser
-from .waiting import FakeTimeout, Watch
+from .waiting import Watch, eventually
 
 GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 12, 1 << 15
 BOT_PERMS = Perm.EVERYONE | Perm.MANAGE_MESSAGES
@@ -217,9 +216,6 @@ class FakeDiscord:
         self.gateway.dispatch(event, data, guild.id if guild else None, intent, private_content)
 
     # -- messages -------------------------------------------------------------------------------
-    def messages_in(self, channel: FakeChannel) -> list[FakeMessage]:
-        return channel.history
-
     async def wait_for_message(
         self,
         channel: FakeChannel,
@@ -370,18 +366,15 @@ class FakeDiscord:
     def unknown_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.unknown_route]
 
-    async def wait_for_bot(self, timeout: float = 10.0) -> None:
-        """Wait until a bot identified (or resumed) on the gateway."""
-        await self.gateway.wait_connected(timeout)
-
     async def wait_for_identify(self, count: int = 1, timeout: float = 10.0) -> None:
         """Wait until the gateway has seen ``count`` IDENTIFYs in total (restarts, op 9)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.gateway.identifies < count or not self.gateway.connected():
-            if loop.time() > deadline:
-                raise FakeTimeout(f"{self.gateway.identifies}/{count} IDENTIFYs after {timeout}s")
-            await asyncio.sleep(0.02)
+        gateway = self.gateway
+        await eventually(
+            lambda: gateway.identifies >= count and gateway.connected(),
+            timeout,
+            0.02,
+            message=lambda: f"{gateway.identifies}/{count} IDENTIFYs",
+        )
 
     async def drop_gateway(self, *, hard: bool = True, code: int = 4000) -> int:
         return await self.gateway.drop(hard=hard, code=code)

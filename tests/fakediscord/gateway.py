@@ -124,7 +124,6 @@ class Gateway:
         self.received: list[Json] = []  # every non-heartbeat frame the client sent
         self.queries: list[dict[str, str]] = []  # query string of every websocket connect
         self.ack_heartbeats = True
-        self._ready = asyncio.Event()
 
     # -- public controls ----------------------------------------------------------------------
     def live_sessions(self) -> list[Session]:
@@ -265,7 +264,6 @@ class Gateway:
         )
         for guild in guilds:
             session.dispatch("GUILD_CREATE", guild.create_payload())
-        self._ready.set()
 
     async def _resume(self, conn: Connection, data: Json) -> None:
         fake = self.fake
@@ -282,7 +280,6 @@ class Gateway:
         self.resumes += 1
         self.replayed += session.attach(conn, data.get("seq"))
         session.dispatch("RESUMED", {"_trace": ["fakediscord"]})
-        self._ready.set()
 
     def _members_chunk(self, conn: Connection, data: Json) -> None:
         session = conn.session
@@ -309,20 +306,6 @@ class Gateway:
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
         session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
-
-    async def wait_connected(self, timeout: float) -> None:
-        """Wait until a session is identified or resumed on an open websocket."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.connected():
-            self._ready.clear()
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError("no bot connected to the fake gateway")
-            try:
-                await asyncio.wait_for(self._ready.wait(), remaining)
-            except TimeoutError:
-                continue
 
     async def close_all(self) -> None:
         for conn in list(self.connections):

@@ -7,7 +7,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .state import FakeAccount, FakeChannel, FakeMessage, FakeRole, Json, Perm
-from .waiting import FakeTimeout
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -70,10 +69,6 @@ class InteractionResult:
         return self.callback_type is not None
 
     @property
-    def deferred(self) -> bool:
-        return self.callback_type in (DEFERRED_MESSAGE, DEFERRED_UPDATE)
-
-    @property
     def answer(self) -> FakeMessage | None:
         """What the user sees as the answer: the response message, or, after a deferred
         update (type 6) that left the clicked message alone, the first follow-up."""
@@ -131,20 +126,12 @@ class InteractionResult:
         assert res.message is not None
         return res.message
 
-    async def wait_followup(self, timeout: float = 5.0, index: int = 0) -> FakeMessage:
-        res = await self.wait_until(lambda r: len(r.followups) > index, timeout)
-        return res.followups[index]
-
     def describe(self) -> str:
         msg = self.message
         return (
             f"callback={self.callback_type} expired={self.expired} errors={self.errors} "
             f"content={msg.content if msg else None!r} followups={len(self.followups)}"
         )
-
-    def raise_if_unanswered(self) -> None:
-        if not self.answered:
-            raise FakeTimeout(f"bot never answered interaction {self.name!r}: {self.describe()}")
 
     # -- server-facing --------------------------------------------------------------------------
     def metadata(self) -> Json:

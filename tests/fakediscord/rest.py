@@ -23,6 +23,7 @@ from .validate import (
     UNKNOWN_USER,
     UNKNOWN_WEBHOOK,
     ApiError,
+    _Errors,
     unknown,
     validate_message,
 )
@@ -137,14 +138,11 @@ async def gateway_bot(req: Req) -> Result:
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
 
-def _validate_command(i: int, cmd: Json) -> Json:
-    errors: Json = {}
+def _validate_command(err: _Errors, base: list[str | int], cmd: Json) -> None:
+    """Add what is wrong with the command ``cmd`` to ``err``, under the path ``base``."""
 
     def bad(path: list[str | int], code: str, msg: str) -> None:
-        node = errors
-        for part in [i, *path]:
-            node = node.setdefault(str(part), {})
-        node.setdefault("_errors", []).append({"code": code, "message": msg})
+        err.add([*base, *path], code, msg)
 
     def check_opts(path: list[str | int], opts: list[Json]) -> None:
         if len(opts) > 25:
@@ -170,17 +168,16 @@ def _validate_command(i: int, cmd: Json) -> Json:
     if ctype == 1 and not 1 <= len(cmd.get("description", "")) <= 100:
         bad(["description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
     check_opts([], cmd.get("options") or [])
-    return errors
 
 
 def _scope(req: Req) -> int | None:
     if req.int_param("app_id") != req.fake.application_id:
-        raise ApiError(403, 50001, "Missing Access")
+        raise ApiError(403, MISSING_ACCESS, "Missing Access")
     if "guild_id" not in req.params:
         return None
     gid = req.int_param("guild_id")
     if gid not in req.fake.guilds:
-        raise ApiError(403, 50001, "Missing Access")
+        raise ApiError(403, MISSING_ACCESS, "Missing Access")
     return gid
 
 
@@ -216,18 +213,16 @@ async def list_commands(req: Req) -> Result:
 async def put_commands(req: Req) -> Result:
     gid = _scope(req)
     cmds = req.body or []
-    errors: Json = {}
+    err = _Errors()
     seen: set[tuple[str, int]] = set()
     for i, cmd in enumerate(cmds):
-        errors.update(_validate_command(i, cmd))
+        _validate_command(err, [i], cmd)
         key = (cmd.get("name", ""), cmd.get("type", 1))
         if key in seen:
-            errors.setdefault(str(i), {}).setdefault("_errors", []).append(
-                {"code": "APPLICATION_COMMANDS_DUPLICATE_NAME", "message": "Duplicate name"}
-            )
+            err.add([i], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Duplicate name")
         seen.add(key)
-    if errors:
-        raise ApiError(400, 50035, "Invalid Form Body", errors)
+    if err.tree:
+        raise ApiError(400, 50035, "Invalid Form Body", err.tree)
     old = {(c["name"], c["type"]): c for c in _pool(req, gid)}
     new = [_store(req, gid, c, old.get((c["name"], c.get("type", 1)))) for c in cmds]
     if gid is None:
@@ -240,9 +235,10 @@ async def put_commands(req: Req) -> Result:
 async def upsert_command(req: Req) -> Result:
     gid = _scope(req)
     cmd = req.body or {}
-    errors = _validate_command(0, cmd)
-    if errors:
-        raise ApiError(400, 50035, "Invalid Form Body", errors["0"])
+    err = _Errors()
+    _validate_command(err, [], cmd)
+    if err.tree:
+        raise ApiError(400, 50035, "Invalid Form Body", err.tree)
     pool = _pool(req, gid)
     key = (cmd.get("name"), cmd.get("type", 1))
     for i, old in enumerate(pool):

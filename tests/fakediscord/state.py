@@ -229,12 +229,6 @@ class FakeGuild:
         self._fake.dispatch("CHANNEL_CREATE", chan.payload(), guild=self)
         return chan
 
-    def channel(self, name: str) -> FakeChannel:
-        for chan in self.channels.values():
-            if chan.name == name:
-                return chan
-        raise KeyError(name)
-
     def add_member(self, account: FakeAccount, roles: list[FakeRole] | None = None) -> FakeMember:
         member = FakeMember(account, self, list(roles or []))
         self.members[account.id] = member
@@ -242,9 +236,6 @@ class FakeGuild:
         data["guild_id"] = str(self.id)
         self._fake.dispatch("GUILD_MEMBER_ADD", data, guild=self, intent=1 << 1)
         return member
-
-    def member(self, account: FakeAccount) -> FakeMember:
-        return self.members[account.id]
 
     def payload(self) -> Json:
         return {
@@ -341,12 +332,6 @@ class FakeChannel:
     def history(self) -> list[FakeMessage]:
         """Visible (non-deleted, non-ephemeral) messages, oldest first."""
         return [m for m in self.messages.values() if not m.deleted]
-
-    def last_message(self) -> FakeMessage | None:
-        for msg in reversed(self.messages.values()):
-            if not msg.deleted:
-                return msg
-        return None
 
     def set_overwrite(
         self, target: FakeRole | FakeAccount, *, allow: int = 0, deny: int = 0

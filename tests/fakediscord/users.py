@@ -103,13 +103,6 @@ class FakeUser(FakeAccount):
             lambda: f"ephemerals: {[m.text()[:60] for m in self.ephemerals[-5:]]}",
         )  # fmt: skip
 
-    # -- plain messages ----------------------------------------------------------------------
-    async def say(self, channel: FakeChannel, content: str) -> FakeMessage:
-        """Post a normal message (the bot receives MESSAGE_CREATE)."""
-        if channel.guild is not None and self.id not in channel.guild.members:
-            raise PermissionError(f"{self.name} is not a member of {channel.guild.name}")
-        return self._fake.post_message(channel, self, {"content": content})
-
     # -- interactions ------------------------------------------------------------------------
     async def slash(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
@@ -62,15 +63,26 @@ class Watch:
 
 
 async def eventually(
-    condition: Callable[[], Any], timeout: float = 5.0, interval: float = 0.01
+    condition: Callable[[], Any],
+    timeout: float = 5.0,
+    interval: float = 0.01,
+    *,
+    message: str | Callable[[], str] | None = None,
 ) -> Any:
-    """Poll ``condition()`` until truthy (for state outside the fake, e.g. the bot's)."""
+    """Poll ``condition()`` until truthy (for state outside the fake, e.g. the bot's) and
+    return its value. A condition that returns an awaitable (an async function, a lambda
+    calling one) has it awaited each time. On timeout, ``message`` (or one made when it
+    runs out, if callable) says what never happened."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         value = condition()
+        if inspect.isawaitable(value):
+            value = await value
         if value:
             return value
         if loop.time() > deadline:
-            raise FakeTimeout(f"condition still false after {timeout}s")
+            what = message() if callable(message) else message
+            name = getattr(condition, "__qualname__", repr(condition))
+            raise FakeTimeout(f"{what or f'condition {name} still false'} after {timeout}s")
         await asyncio.sleep(interval)
