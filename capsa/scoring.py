@@ -88,6 +88,22 @@ class RoundResult:
     def pairs_of(self, player: int) -> list[PairResult]:
         return [p for p in self.pairs if player in p.players]
 
+    def sweeps_of(self, player: int) -> tuple[int, int]:
+        """(opponents this player swept, opponents who swept this player), over the pairs
+        settled row by row."""
+        sweeps = [
+            p.sweep for p in self.pairs_of(player) if p.kind == "rows" and p.sweep is not None
+        ]
+        given = sum(1 for s in sweeps if s == player)
+        return given, len(sweeps) - given
+
+    def best_row(self, player: int) -> tuple[str, Row] | None:
+        """The player's strongest row and its position; None when fouled or without rows."""
+        rows = self.players[player].rows
+        if rows is None or self.players[player].fouled:
+            return None
+        return max(zip(POSITIONS, rows, strict=True), key=lambda pr: pr[1].strength)
+
     def to_dict(self) -> dict:
         return {
             "rules": self.preset,

@@ -110,26 +110,11 @@ def round_result(match, rnd) -> RoundResult:  # noqa: ANN001
 
 
 def round_scores(result: RoundResult) -> list[RoundScore]:
+    """The engine's per-player figures as the repository's ledger rows."""
     scores = []
     for index, player in enumerate(result.players):
-        given = sum(1 for p in result.pairs_of(index) if p.sweep == index and p.kind == "rows")
-        taken = sum(
-            1
-            for p in result.pairs_of(index)
-            if p.sweep is not None and p.sweep != index and p.kind == "rows"
-        )
-        best = None
-        if player.rows is not None and not player.fouled:
-            position, row = max(
-                zip(("back", "middle", "front"), player.rows, strict=True),
-                key=lambda pr: pr[1].strength,
-            )
-            best = {
-                "category": row.category,
-                "cards": [c.code for c in row.cards],
-                "strength": row.strength,
-                "position": position,
-            }
+        given, taken = result.sweeps_of(index)
+        best = result.best_row(index)
         scores.append(
             RoundScore(
                 seat=index,
@@ -139,7 +124,14 @@ def round_scores(result: RoundResult) -> list[RoundScore]:
                 sweeps_given=given,
                 sweeps_taken=taken,
                 table_sweep=result.table_sweeper == index,
-                best_row=best,
+                best_row=None
+                if best is None
+                else {
+                    "category": best[1].category,
+                    "cards": [c.code for c in best[1].cards],
+                    "strength": best[1].strength,
+                    "position": best[0],
+                },
             )
         )
     return scores

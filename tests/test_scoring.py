@@ -530,3 +530,17 @@ def test_result_is_immutable() -> None:
     result = score("standard", [EX1_A, EX1_B])
     with pytest.raises(AttributeError):
         result.players[0].total = 99  # type: ignore[misc]
+
+
+def test_sweeps_and_best_row_per_player() -> None:
+    strong = Seat("Strong", *map(parse_cards, ("AS AH AD AC 2S", "KS KH KD QS QH", "JS JH JD")))
+    weak1 = Seat("Weak 1", *map(parse_cards, ("3S 4H 6D 8C JC", "3H 5C 7D 9S TS", "2H 4C 6S")))
+    weak2 = Seat("Weak 2", *map(parse_cards, ("3D 5H 7C 9H QC", "4D 6C 8S TH 2D", "3C 5S 7S")))
+    result = score_round([strong, weak1, weak2], get_preset("standard"))
+    assert [p.kind for p in result.pairs] == ["rows"] * 3
+    assert result.sweeps_of(0) == (2, 0)
+    assert result.sweeps_of(1) == (0, 1) and result.sweeps_of(2) == (0, 1)
+    position, row = result.best_row(0)
+    assert position == "back" and row.category == "four_of_a_kind"
+    fouled = Seat("Fouled", *map(parse_cards, ("3D 5H 7C 9H QC", "TD TH TC 4D 4C", "3C 5S 7S")))
+    assert score_round([strong, fouled], get_preset("standard")).best_row(1) is None

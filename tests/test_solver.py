@@ -7,6 +7,7 @@ import concurrent.futures
 import io
 import json
 import pickle
+import random
 import subprocess
 import sys
 import time
@@ -495,3 +496,24 @@ def test_every_preset_option_is_supported():
     ):
         for level in ("easy", "normal"):
             check_arrangement(hand, arrange(hand, preset, level, 2), preset)
+
+
+@pytest.mark.parametrize("special", ["three_straights", "three_flushes"])
+def test_the_solver_and_the_builder_find_the_same_specials(special: str) -> None:
+    """Two detectors exist (the solver's, on its tables, and capsa.specials for the hand
+    builder): on hands where the specials are common they agree for every preset."""
+    from capsa.evaluator import HandTables
+    from capsa.solver import check_hand, find_specials
+    from capsa.specials import available
+    from tests.test_specials import _near_special
+
+    rng = random.Random(31)
+    deck = list(DECK)
+    found = 0
+    for _ in range(40):
+        hand = _near_special(rng, special, deck)
+        found += special in available(hand, get_preset("standard"))
+        for preset in PRESETS.values():
+            tables = HandTables(check_hand(hand))
+            assert list(find_specials(tables, preset)) == available(hand, preset), hand
+    assert 0 < found < 40  # both answers occur
