@@ -8,13 +8,27 @@ stamp a time take an optional ``now`` for tests.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from capsa.match import MATCH_LENGTHS
 
 # ---------------------------------------------------------------------------------- values
 
-ACTIVE_STATUSES = ("lobby", "playing")
+
+class MatchStatus(StrEnum):
+    LOBBY = "lobby"  # seats are being taken
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class RoundStatus(StrEnum):
+    OPEN = "open"  # hands are being set
+    SCORED = "scored"
+
+
+ACTIVE_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING)
 BOT_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_ACTIONS = ("auto", "foul")
 LANGUAGES = ("auto", "en", "id")
@@ -95,7 +109,7 @@ class MatchRecord:
     bot_level: str
     timeout_action: str
     seats_count: int
-    status: str  # lobby | playing | finished | cancelled
+    status: MatchStatus
     lobby_message_id: int | None
     created_at: float
     started_at: float | None
@@ -140,7 +154,7 @@ class RoundRecord:
     number: int
     seed: int
     deadline: float
-    status: str  # open | scored
+    status: RoundStatus
     status_message_id: int | None
     showdown_message_id: int | None
     result: dict[str, Any] | None
