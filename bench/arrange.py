@@ -27,11 +27,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from capsa.cards import DECK, deal  # noqa: E402
-from capsa.evaluator import C3, C5, MASK5, HandTables  # noqa: E402
-from capsa.presets import get_preset  # noqa: E402
-from capsa.scoring import Seat, score_round  # noqa: E402
-from capsa.solver import arrange, normal_choice, top_candidates  # noqa: E402
+from capsa.cards import DECK, deal
+from capsa.evaluator import C3, C5, MASK5, HandTables
+from capsa.presets import get_preset
+from capsa.scoring import Seat, score_round
+from capsa.solver import arrange, normal_choice, top_candidates
 
 PRESET = get_preset("standard")
 SEED = 424242

@@ -213,7 +213,7 @@ class Table:
     finished_at: float | None = None  # round-3 showdown seen [monotonic]
 
 
-def is_builder(number: int):  # noqa: ANN201
+def is_builder(number: int):
     def pred(m: FakeMessage) -> bool:
         return f"round {number}/{ROUNDS_TOTAL}" in m.text() and "Submit" in m.button_labels()
 
@@ -239,7 +239,7 @@ class Bench:
         self.args = args
         self.step = args.step_timeout
 
-    async def act(self, table: Table, kind: str, call) -> InteractionResult:  # noqa: ANN001
+    async def act(self, table: Table, kind: str, call) -> InteractionResult:
         """Think (``--think``), then make the interaction ``call`` and keep its result."""
         low, high = self.args.think
         if high > 0:

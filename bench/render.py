@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from capsa import render  # noqa: E402
-from capsa.cards import deal  # noqa: E402
-from capsa.match import standings  # noqa: E402
-from capsa.presets import get_preset  # noqa: E402
-from capsa.scoring import Seat, score_round  # noqa: E402
+from capsa import render
+from capsa.cards import deal
+from capsa.match import standings
+from capsa.presets import get_preset
+from capsa.scoring import Seat, score_round
 
 
 def _round():

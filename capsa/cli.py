@@ -108,7 +108,7 @@ command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import capsa.play  # noqa: F401  (registers play; imports this module)
+    import capsa.play
     import capsa.solver_cli  # noqa: F401  (registers arrange)
 
     parser = _Parser(prog="python -m capsa", description="Capsa Susun engine")

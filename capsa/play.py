@@ -164,7 +164,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
     return 0
 
 
-def _rows_text(term: _Terminal, rows) -> None:  # noqa: ANN001
+def _rows_text(term: _Terminal, rows) -> None:
     for position, cards in zip(POSITIONS, rows, strict=True):
         row = evaluate(cards)
         shown = format_cards(row.cards, symbols=True)
@@ -173,7 +173,7 @@ def _rows_text(term: _Terminal, rows) -> None:  # noqa: ANN001
         )
 
 
-def _human_seat(term: _Terminal, name: str, hand: list[Card], preset, opponents: int) -> Seat:  # noqa: ANN001
+def _human_seat(term: _Terminal, name: str, hand: list[Card], preset, opponents: int) -> Seat:
     hand = sort_hand(hand)
     term.say("play.cards", cards=format_cards(hand, symbols=True))
     while True:
@@ -213,7 +213,7 @@ def _cards_of(lang: str, text: str, allowed: list[Card], size: int, row: str) ->
     return tuple(cards)
 
 
-def _auto_seat(term: _Terminal, name: str, a: Arrangement, preset) -> Seat:  # noqa: ANN001
+def _auto_seat(term: _Terminal, name: str, a: Arrangement, preset) -> Seat:
     term.say("play.auto", points=f"{a.ordinary_expected:+.1f}")
     _rows_text(term, a.ordinary)
     if a.special is not None:

@@ -9,28 +9,29 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from capsa import settings
+from capsa.i18n import LANGS
 from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from cogs import board
 from cogs.translator import tr
-from data import repository
 
 if TYPE_CHECKING:
     from bot import CapsaBot
 
 PRESET_CHOICES = [Choice(name=name, value=name) for name in PRESETS]
-LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in repository.BOT_LEVELS]
-ROUND_CHOICES = [Choice(name=str(n), value=n) for n in repository.ROUND_CHOICES]
+LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in settings.LEVELS]
+ROUND_CHOICES = [Choice(name=str(n), value=n) for n in settings.ROUND_CHOICES]
 TIMEOUT_CHOICES = [
     Choice(name=tr(f"choice.{'auto_arrange' if a == 'auto' else a}"), value=a)
-    for a in repository.TIMEOUT_ACTIONS
+    for a in settings.TIMEOUT_ACTIONS
 ]
 LANGUAGE_CHOICES = [
     Choice(name=tr(f"choice.{'lang_auto' if v == 'auto' else v}"), value=v)
-    for v in repository.LANGUAGES
+    for v in (settings.AUTO_LANGUAGE, *LANGS)
 ]
-Seats = Range[int, *repository.SEAT_RANGE]
-Countdown = Range[int, *repository.COUNTDOWN_RANGE]
+Seats = Range[int, *settings.SEAT_RANGE]
+Countdown = Range[int, *settings.COUNTDOWN_RANGE]
 
 
 class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.capsa")):

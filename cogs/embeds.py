@@ -23,7 +23,7 @@ def relative(ts: float) -> str:
     return f"<t:{int(ts)}:R>"
 
 
-def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embed:  # noqa: ANN001
+def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embed:
     host = match.seat_of(match.host_id)
     embed = discord.Embed(
         title=t("lobby.title", lang),
@@ -55,7 +55,7 @@ def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embe
     return embed
 
 
-def status_embed(match, rnd, lang: str) -> discord.Embed:  # noqa: ANN001
+def status_embed(match, rnd, lang: str) -> discord.Embed:
     done = rnd.status != "open" or rnd.all_submitted
     embed = discord.Embed(
         title=t("round.title", lang, k=rnd.number, n=match.rounds_total),
@@ -79,7 +79,7 @@ def status_embed(match, rnd, lang: str) -> discord.Embed:  # noqa: ANN001
 
 def builder_embed(
     match, rnd, seat: int, draft: Draft, lang: str, note: str | None = None
-) -> discord.Embed:  # noqa: ANN001
+) -> discord.Embed:
     embed = discord.Embed(
         title=t("hand.title", lang, k=rnd.number, n=match.rounds_total),
         colour=GREEN,
@@ -96,7 +96,7 @@ def builder_embed(
     return embed
 
 
-def locked_embed(match, rnd, draft: Draft, lang: str, declared: str | None = None) -> discord.Embed:  # noqa: ANN001
+def locked_embed(match, rnd, draft: Draft, lang: str, declared: str | None = None) -> discord.Embed:
     text = (
         t("hand.declared", lang, special=special_name(declared, lang))
         if declared

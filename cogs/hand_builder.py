@@ -29,7 +29,7 @@ class BuilderFlow(TableBase):
         seat: int,
         draft: Draft,
         lang: str,
-        note: str | None = None,  # noqa: ANN001
+        note: str | None = None,
         priority: int = CLICK,
     ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
         """The builder's embed, its components and the hand picture (one redraw a call)."""
@@ -50,7 +50,7 @@ class BuilderFlow(TableBase):
             return None
         return discord.File(io.BytesIO(image), filename="hand.jpg")
 
-    async def special_for(self, match, rnd, seat: int, priority: int = CLICK) -> str | None:  # noqa: ANN001
+    async def special_for(self, match, rnd, seat: int, priority: int = CLICK) -> str | None:
         key = (rnd.id, seat)
         if key not in self._specials:
             cards = parse_cards(rnd.hands[seat].cards)
@@ -171,7 +171,7 @@ class BuilderFlow(TableBase):
             embed=embed, view=view, attachments=[picture] if picture else []
         )
 
-    async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:  # noqa: ANN001
+    async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:
         if special is None:
             await tell(interaction, t("hand.no_special", lang))
             return
@@ -183,7 +183,7 @@ class BuilderFlow(TableBase):
             draft = draft.with_setting(*arrangement.ordinary[:2])
         await self._submit(interaction, match, rnd, seat, draft, special, lang)
 
-    async def _submit(self, interaction, match, rnd, seat, draft: Draft, declare, lang) -> None:  # noqa: ANN001
+    async def _submit(self, interaction, match, rnd, seat, draft: Draft, declare, lang) -> None:
         back, middle, front = ([c.code for c in row] for row in draft.setting)
         accepted = await self.repo.submit_hand(
             rnd.id, seat, back, middle, front, declare, fouled=declare is None and draft.fouled

@@ -11,12 +11,11 @@ from capsa.cards import CapsaError
 from capsa.i18n import t
 from capsa.match import MATCH_LENGTHS
 from capsa.presets import get_preset
+from capsa.settings import COUNTDOWN_RANGE, SEAT_RANGE
 from cogs import embeds, views
 from cogs.replies import tell
 from cogs.table_base import TableBase
 from data.repository import (
-    COUNTDOWN_RANGE,
-    SEAT_RANGE,
     AlreadySeated,
     NotInLobby,
     NotSeated,
@@ -123,7 +122,7 @@ class LobbyFlow(TableBase):
             await self.repo.cancel_match(match_id)
             await self._close_lobby_message(match, "lobby.expired")
 
-    async def _close_lobby_message(self, match, key: str) -> None:  # noqa: ANN001
+    async def _close_lobby_message(self, match, key: str) -> None:
         if match.lobby_message_id is None:
             return
         try:
@@ -190,7 +189,7 @@ class LobbyFlow(TableBase):
                 view=views.lobby_view(match_id, match.language),
             )
 
-    async def _add_computer(self, match):  # noqa: ANN001, ANN202
+    async def _add_computer(self, match):
         number = sum(1 for s in match.seats if s.is_bot) + 1
         name = t("seat.computer", match.language, n=number)
         return await self.repo.add_seat(match.id, None, name, match.bot_level)

@@ -36,7 +36,7 @@ DM_CLOSED = 50007  # Discord: cannot send messages to this user
 
 
 class RoundFlow(TableBase):
-    async def start_round(self, match, number: int) -> None:  # noqa: ANN001
+    async def start_round(self, match, number: int) -> None:
         """Deal, let the computers set, post the status message, DM the builders. Idempotent."""
         existing = await self.repo.current_round(match.id)
         if existing is not None and existing.number >= number:
@@ -57,11 +57,11 @@ class RoundFlow(TableBase):
         self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
         await self._prepare_round(match, rnd)
 
-    async def _prepare_round(self, match, rnd) -> None:  # noqa: ANN001
+    async def _prepare_round(self, match, rnd) -> None:
         """Whatever of a dealt round is not done yet: the computers' settings, the status
         message, the DMs. Safe to call again after a restart."""
 
-        async def computer(seat) -> None:  # noqa: ANN001
+        async def computer(seat) -> None:
             level = seat.level or match.bot_level
             arrangement = await self.suggest(match, rnd, seat.seat, level, priority=DEAL)
             await self.repo.submit_hand(
@@ -108,7 +108,7 @@ class RoundFlow(TableBase):
             channel_id = self._dm_channels[user_id] = int(data["id"])
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    async def _send_builder_dm(self, match, rnd, seat) -> None:  # noqa: ANN001
+    async def _send_builder_dm(self, match, rnd, seat) -> None:
         lang = match.language
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
@@ -138,7 +138,7 @@ class RoundFlow(TableBase):
         if refused:  # remembered: a restart neither tries the DM again nor tells them twice
             await self.repo.set_dm_message(rnd.id, seat.seat, None, DM_REFUSED)
 
-    async def _close_status_message(self, match) -> None:  # noqa: ANN001
+    async def _close_status_message(self, match) -> None:
         rnd = await self.repo.current_round(match.id)
         if rnd is None or rnd.status != "open" or rnd.status_message_id is None:
             return
@@ -150,7 +150,7 @@ class RoundFlow(TableBase):
         except discord.HTTPException:
             log.warning("table %s: could not close the status message", match.id)
 
-    async def refresh_status(self, match, rnd) -> None:  # noqa: ANN001
+    async def refresh_status(self, match, rnd) -> None:
         """Show who has submitted. One edit at a time per round, each from a fresh read, so
         a slow earlier edit can never land over a later state."""
         async with self._status_locks[rnd.id]:
@@ -204,7 +204,7 @@ class RoundFlow(TableBase):
                 number = rnd.number + 1
                 self.schedule(match_id, delay, lambda: self._next_on_time(match_id, number))
 
-    async def _fill_missing(self, match, rnd) -> None:  # noqa: ANN001
+    async def _fill_missing(self, match, rnd) -> None:
         foul = match.timeout_action == "foul"
         for hand in rnd.hands:
             if hand.submitted:
@@ -224,7 +224,7 @@ class RoundFlow(TableBase):
                 auto=True,
             )
 
-    async def _post_showdown(self, match, rnd, result: RoundResult | None = None) -> None:  # noqa: ANN001
+    async def _post_showdown(self, match, rnd, result: RoundResult | None = None) -> None:
         """Post a scored round's showdown. ``result``: ``round_result(match, rnd)`` if the
         caller has just built it."""
         lang = match.language
@@ -267,12 +267,12 @@ class RoundFlow(TableBase):
             log.exception("could not draw the showdown")
             return None
 
-    async def _totals(self, match) -> dict[str, float]:  # noqa: ANN001
+    async def _totals(self, match) -> dict[str, float]:
         names = seat_names(match)
         by_seat = await self.repo.match_totals(match.id)
         return {names[s.seat]: by_seat.get(s.seat, 0) for s in match.seats}
 
-    async def _finish(self, match) -> None:  # noqa: ANN001
+    async def _finish(self, match) -> None:
         totals = await self._totals(match)
         table = standings(totals)
         names = seat_names(match)
@@ -353,7 +353,7 @@ class RoundFlow(TableBase):
             except Exception:
                 log.exception("table %s: could not resume", match.id)
 
-    async def _resume(self, match) -> None:  # noqa: ANN001
+    async def _resume(self, match) -> None:
         now = time.time()
         if match.status == "lobby":
             self.schedule(

@@ -76,7 +76,7 @@ class WorkerGate:
         self.free += 1
 
 
-def seat_names(match) -> dict[int, str]:  # noqa: ANN001
+def seat_names(match) -> dict[int, str]:
     """Engine names must be unique at a table: repeat names get their seat number."""
     names: dict[int, str] = {}
     seen: set[str] = set()
@@ -87,11 +87,11 @@ def seat_names(match) -> dict[int, str]:  # noqa: ANN001
     return names
 
 
-def preset_of(match):  # noqa: ANN001, ANN201
+def preset_of(match):
     return get_preset(match.preset, match.options or None)
 
 
-def round_result(match, rnd) -> RoundResult:  # noqa: ANN001
+def round_result(match, rnd) -> RoundResult:
     """Score a round from its stored settings (deterministic, so it can be rebuilt)."""
     names = seat_names(match)
     seats = []
@@ -152,7 +152,7 @@ class TableBase:
         self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
-    def repo(self):  # noqa: ANN201
+    def repo(self):
         return self.bot.repo
 
     # --- helpers -----------------------------------------------------------------------
@@ -228,7 +228,7 @@ class TableBase:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    def is_manager(self, interaction: discord.Interaction, match) -> bool:  # noqa: ANN001
+    def is_manager(self, interaction: discord.Interaction, match) -> bool:
         perms = interaction.permissions
         return interaction.user.id == match.host_id or bool(perms and perms.manage_guild)
 
@@ -254,10 +254,10 @@ class TableBase:
             lambda: self._with_pool(lambda pool: loop.run_in_executor(pool, fn, *args)),
         )
 
-    async def arrange(  # noqa: ANN201
+    async def arrange(
         self,
-        cards,  # noqa: ANN001
-        preset,  # noqa: ANN001
+        cards,
+        preset,
         level: str,
         opponents: int,
         seed: int | None,
@@ -272,10 +272,10 @@ class TableBase:
             ),
         )
 
-    async def suggest(  # noqa: ANN201
+    async def suggest(
         self,
-        match,  # noqa: ANN001
-        rnd,  # noqa: ANN001
+        match,
+        rnd,
         seat: int,
         level: str = "normal",
         *,

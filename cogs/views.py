@@ -59,7 +59,7 @@ class LobbyButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["match"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -92,7 +92,7 @@ class ShowHandButton(
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -125,7 +125,7 @@ class NextRoundButton(
         self.number = number
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["match"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -173,7 +173,7 @@ class _BuilderItem:
         return []
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(
             cls._stand_in(item.custom_id),
             match["act"],
@@ -296,7 +296,7 @@ class LeaderboardButton(
         self.sort, self.period, self.page = sort, period, page
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001, ANN206
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(match["sort"], match["period"], int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -90,7 +90,7 @@ async def run_in_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connec
     unchanged from 0.17 to 0.22; requirements.txt caps the version and every repository test
     goes through here.
     """
-    return await conn._execute(lambda: fn(conn._conn))  # noqa: SLF001
+    return await conn._execute(lambda: fn(conn._conn))
 
 
 async def applied_versions(conn: aiosqlite.Connection) -> set[int]:

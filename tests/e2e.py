@@ -93,7 +93,7 @@ def hand_of(builder: FakeMessage) -> list[Card]:
     return parse_cards([o["value"] for o in select["options"]])
 
 
-async def set_rows(user: FakeUser, builder: FakeMessage, back, middle) -> None:  # noqa: ANN001
+async def set_rows(user: FakeUser, builder: FakeMessage, back, middle) -> None:
     await user.select(builder, "Back (5)", [c.code for c in back])
     await user.select(builder, "Middle (5)", [c.code for c in middle])
 

@@ -57,7 +57,7 @@ async def open_started_table(
     )
 
 
-async def lobby_after(fake: FakeDiscord, chan: FakeChannel, opened) -> FakeMessage:  # noqa: ANN001
+async def lobby_after(fake: FakeDiscord, chan: FakeChannel, opened) -> FakeMessage:
     """The lobby a ``/capsa new`` just posted in ``chan`` (its answer to the host is private)."""
     assert opened.answered and opened.ephemeral, opened.describe()
     return await fake.wait_for_message(chan, is_open_lobby)
@@ -140,7 +140,7 @@ def assert_showdown_is_engines(showdown: FakeMessage, expected: RoundResult) -> 
     assert h2h_lines(showdown) == [pair_line(expected, pair, "en") for pair in expected.pairs]
 
 
-def pair_of(result: RoundResult, a: str, b: str):  # noqa: ANN201
+def pair_of(result: RoundResult, a: str, b: str):
     """The pair result of players ``a`` and ``b``, and the points from ``a``'s side."""
     names = [p.name for p in result.players]
     i, j = names.index(a), names.index(b)
@@ -187,7 +187,7 @@ def rig_deal(
     return hands
 
 
-async def expire_countdown(bot, match_id: int, round_id: int) -> None:  # noqa: ANN001
+async def expire_countdown(bot, match_id: int, round_id: int) -> None:
     """Let the countdown of an open round run out now instead of in 30+ seconds.
 
     Writes the round's deadline into the past (through the repository's own transaction,

@@ -26,7 +26,7 @@ from discord.ui.view import ViewStore
 
 import bot as bot_module
 import cogs.capsa
-import cogs.strings  # noqa: F401  (registers the bot's words)
+import cogs.strings
 from bot import CapsaBot, Config
 from capsa.builder import Draft
 from capsa.cards import DECK, format_cards, parse_cards, sort_hand
@@ -85,7 +85,7 @@ class FakeResponse:
 class FakeBot:
     """What the TableManager uses of the bot: repo, executor, channels, DM channels."""
 
-    def __init__(self, repo, executor: ThreadPoolExecutor) -> None:  # noqa: ANN001
+    def __init__(self, repo, executor: ThreadPoolExecutor) -> None:
         self.repo = repo
         self.executor = executor
         self.channels: dict[int, MagicMock] = {}
@@ -120,7 +120,7 @@ class FakeBot:
 
 
 def make_ix(
-    client,  # noqa: ANN001
+    client,
     user_id: int,
     *,
     name: str | None = None,
@@ -215,7 +215,7 @@ async def fake_bot(repo, executor):
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def new_lobby(repo, *, host=ALICE, seats=3, channel=CHANNEL, language="en"):  # noqa: ANN001, ANN201
+async def new_lobby(repo, *, host=ALICE, seats=3, channel=CHANNEL, language="en"):
     return await repo.create_match(
         guild_id=GUILD,
         channel_id=channel,
@@ -233,7 +233,7 @@ async def new_lobby(repo, *, host=ALICE, seats=3, channel=CHANNEL, language="en"
     )
 
 
-async def playing_round(repo):  # noqa: ANN001, ANN201
+async def playing_round(repo):
     """Alice (seat 0, host) and bob (seat 1) in round 1 of a started match."""
     match = await new_lobby(repo, seats=2)
     await repo.add_seat(match.id, BOB, "bob")
@@ -426,7 +426,7 @@ async def test_show_leaderboard_clamps_the_page_and_edits(fake_bot) -> None:
 # --- builder_action -----------------------------------------------------------------------
 
 
-async def hand_of(repo, rnd, seat: int = 0):  # noqa: ANN001, ANN201
+async def hand_of(repo, rnd, seat: int = 0):
     return (await repo.get_round(rnd.id)).hands[seat]
 
 
@@ -639,7 +639,7 @@ async def test_declare_without_a_special_is_refused(fake_bot, repo) -> None:
 # --- lobby_action -------------------------------------------------------------------------
 
 
-async def press(client, match_id: int, action: str, user: int, **kw) -> MagicMock:  # noqa: ANN001
+async def press(client, match_id: int, action: str, user: int, **kw) -> MagicMock:
     ix = make_ix(client, user, **kw)
     await client.tables.lobby_action(ix, match_id, action)
     return ix
@@ -748,7 +748,7 @@ async def test_lobby_buttons_of_an_unknown_table_are_stale(fake_bot, repo) -> No
 # --- open_table ---------------------------------------------------------------------------
 
 
-async def open_(client, user=ALICE, **options) -> MagicMock:  # noqa: ANN001
+async def open_(client, user=ALICE, **options) -> MagicMock:
     kw = {k: options.pop(k) for k in list(options) if k in ("locale", "guild_id", "channel_id")}
     ix = make_ix(client, user, name=f"name{user}", **kw)
     args = {"seats": None, "rounds": None, "rules": None, "countdown": None, "bots": None}
@@ -865,7 +865,7 @@ async def capsa_tree(executor):
         await client.close()
 
 
-def walk_options(payload: dict, depth: int = 0):  # noqa: ANN201
+def walk_options(payload: dict, depth: int = 0):
     yield payload, depth
     for option in payload.get("options", []):
         yield from walk_options(option, depth + 1)
@@ -935,7 +935,7 @@ def check_embed(embed: discord.Embed) -> int:
     return len(embed)
 
 
-def four_player_result(preset_name: str, scenario: str):  # noqa: ANN201
+def four_player_result(preset_name: str, scenario: str):
     """Four long (one repeated) names. ``special``: a dragon declared, one fouled setting, two
     solver settings. ``bonuses``: a royal flush, quads and front trips sweep three opponents."""
     preset = get_preset(preset_name)
@@ -1241,7 +1241,7 @@ async def test_a_broken_solver_pool_is_replaced_once(fake_bot) -> None:
     from concurrent.futures import BrokenExecutor, Executor
 
     class Broken(Executor):
-        def submit(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        def submit(self, *args, **kwargs):
             raise BrokenExecutor("a worker died")
 
     renewed = []
@@ -1272,7 +1272,7 @@ async def test_a_failed_deadline_is_tried_again_and_scores_once(fake_bot, repo, 
     real_score = repo.score_round
     calls = []
 
-    async def fail_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def fail_once(*args, **kwargs):
         calls.append(args[0])
         if len(calls) == 1:
             raise sqlite3.OperationalError("database is locked")
@@ -1299,7 +1299,7 @@ async def test_a_deadline_failing_every_time_gives_up_after_the_retries(
     tables.retry_seconds = (0.01, 0.01)
     calls = []
 
-    async def always_fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def always_fail(*args, **kwargs):
         calls.append(args[0])
         raise sqlite3.OperationalError("disk I/O error")
 
@@ -1391,7 +1391,7 @@ async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bo
     real_post = tables._post_showdown
     fails = [1]
 
-    async def post_once(*args):  # noqa: ANN002, ANN202
+    async def post_once(*args):
         if fails:
             fails.pop()
             raise discord.DiscordServerError(MagicMock(status=503, reason="down"), "down")

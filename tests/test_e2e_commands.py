@@ -14,13 +14,13 @@ from tests.e2e_extra import lobby_after, wait_showdown
 from tests.fakediscord import eventually, running_bot
 
 
-def _embed_page(message) -> tuple[str, str, list[tuple[str, str]]]:  # noqa: ANN001
+def _embed_page(message) -> tuple[str, str, list[tuple[str, str]]]:
     embed = message.embeds[0]
     fields = [(f["name"], f["value"]) for f in embed.get("fields", [])]
     return embed["title"], embed.get("description", ""), fields
 
 
-def _field(message, name: str) -> str:  # noqa: ANN001
+def _field(message, name: str) -> str:
     return next(f["value"] for f in message.embeds[0]["fields"] if f["name"] == name)
 
 

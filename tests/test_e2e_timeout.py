@@ -39,7 +39,7 @@ from tests.fakediscord import Perm, eventually, running_bot
 AUTO_MARK = "🤖 auto-arranged (time ran out)"
 
 
-async def _round_where_bob_times_out(fake, bot, chan, alice, bob):  # noqa: ANN001, ANN202
+async def _round_where_bob_times_out(fake, bot, chan, alice, bob):
     status = await open_started_table(
         fake, chan, alice, [bob], seats=3, rounds=5, rules="standard", countdown=30
     )

@@ -556,7 +556,7 @@ async def test_score_round_failing_after_any_write_is_all_or_nothing(
     writes = 0
     crash_after = 0
 
-    def exec_then_crash(sql, params=()):  # noqa: ANN001, ANN202
+    def exec_then_crash(sql, params=()):
         nonlocal writes
         changed = real_exec(sql, params)
         writes += 1
@@ -852,7 +852,7 @@ async def test_transactions_waiting_together_commit_together_each_all_or_nothing
     batches = []
     real_group = repo._group
 
-    def group(db, *, fns):  # noqa: ANN001, ANN202
+    def group(db, *, fns):
         batches.append(len(fns))
         return real_group(db, fns=fns)
 
