@@ -19,6 +19,7 @@ from capsa.hands import ALL_CATEGORIES
 from capsa.i18n import register, t
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset
+from capsa.settings import TIMEOUT_ACTIONS
 
 TOPICS = ("overview", "hands", "setting", "scoring", "bonuses", "specials", "presets")
 
@@ -1119,9 +1120,6 @@ _BUILDERS: dict[str, Callable[..., tuple[str, Sections]]] = {
     "specials": _specials,
     "presets": _presets,
 }
-
-
-TIMEOUT_ACTIONS = ("auto", "foul")
 
 
 def rules_page(

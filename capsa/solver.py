@@ -28,9 +28,9 @@ import numpy as np
 from capsa.cards import DECK, CapsaError, Card
 from capsa.evaluator import C3, C5, LEVEL, SPLIT_A, SPLIT_B, SPLIT_F, HandTables
 from capsa.presets import SPECIALS, Preset
+from capsa.settings import LEVELS
 from capsa.solver_model import model_for
 
-LEVELS = ("easy", "normal", "hard")
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 

@@ -9,7 +9,8 @@ from typing import TextIO
 from capsa.cards import CapsaError, parse_cards
 from capsa.cli import EXIT_BAD_INPUT, command
 from capsa.presets import PRESETS, get_preset
-from capsa.solver import LEVELS, arrange
+from capsa.settings import LEVELS
+from capsa.solver import arrange
 
 # --- arrange ------------------------------------------------------------------------------
 

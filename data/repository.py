@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
-from capsa.match import MATCH_LENGTHS
+from capsa.i18n import LANGS
+from capsa.presets import DEFAULT_PRESET, PRESETS
+from capsa.settings import (
+    AUTO_LANGUAGE,
+    COUNTDOWN_RANGE,
+    LEVELS,
+    ROUND_CHOICES,
+    TIMEOUT_ACTIONS,
+    Level,
+    TimeoutAction,
+)
 
 # ---------------------------------------------------------------------------------- values
 
@@ -29,12 +39,6 @@ class RoundStatus(StrEnum):
 
 
 ACTIVE_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING)
-BOT_LEVELS = ("easy", "normal", "hard")
-TIMEOUT_ACTIONS = ("auto", "foul")
-LANGUAGES = ("auto", "en", "id")
-ROUND_CHOICES = MATCH_LENGTHS
-COUNTDOWN_RANGE = (30, 300)
-SEAT_RANGE = (2, 4)
 LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps")
 
 
@@ -75,12 +79,12 @@ class NotPlaying(RepositoryError):
 @dataclass(frozen=True)
 class GuildSettings:
     guild_id: int
-    preset: str = "standard"
-    rounds: int = 10
-    countdown: int = 120
-    bot_level: str = "normal"
-    timeout_action: str = "auto"  # auto | foul
-    language: str = "auto"  # auto | en | id
+    preset: str = DEFAULT_PRESET
+    rounds: int = 10  # one of capsa.settings.ROUND_CHOICES
+    countdown: int = 120  # seconds, within capsa.settings.COUNTDOWN_RANGE
+    bot_level: str = Level.NORMAL.value
+    timeout_action: str = TimeoutAction.AUTO.value
+    language: str = AUTO_LANGUAGE  # or one of capsa.i18n.LANGS
 
 
 GUILD_SETTING_FIELDS = ("preset", "rounds", "countdown", "bot_level", "timeout_action", "language")
@@ -216,9 +220,8 @@ class RoundScore:
 
 
 def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
-    """Check ``update_guild_settings`` fields; return them normalised or raise ValueError."""
-    from capsa.presets import PRESETS  # the engine owns the preset names
-
+    """Check ``update_guild_settings`` fields against the engine's choices (capsa.presets,
+    capsa.settings, capsa.i18n); return them normalised or raise ValueError."""
     unknown = sorted(set(fields) - set(GUILD_SETTING_FIELDS))
     if unknown:
         raise ValueError(
@@ -242,9 +245,9 @@ def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
         value = value.strip().lower()
         choices = {
             "preset": tuple(PRESETS),
-            "bot_level": BOT_LEVELS,
+            "bot_level": LEVELS,
             "timeout_action": TIMEOUT_ACTIONS,
-            "language": LANGUAGES,
+            "language": (AUTO_LANGUAGE, *LANGS),
         }[name]
         if value not in choices:
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")

@@ -27,13 +27,13 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
+
 from .db import connect, migrate, run_in_thread
 from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
     LEADERBOARD_SORTS,
-    SEAT_RANGE,
-    TIMEOUT_ACTIONS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
