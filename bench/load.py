@@ -316,7 +316,7 @@ class Bench:
 async def sqlite_side_run(db: Path, samples: int) -> dict[str, list[float]]:
     """Replay one more round's repository writes on a copy of the bot's database."""
     from cogs.tables import round_result, round_scores
-    from data.repository import open_repository
+    from data import open_repository
 
     copy = db.with_name("side-run.sqlite3")
     src, dst = sqlite3.connect(db), sqlite3.connect(copy)

@@ -17,8 +17,8 @@ from capsa.match import MATCH_LENGTHS, Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, get_preset
 from capsa.scoring import Seat
-from capsa.showdown import showdown_text, signed
 from capsa.settings import LEVELS
+from capsa.showdown import showdown_text, signed
 from capsa.solver import Arrangement, arrange
 
 AUTO_KEY = "a"

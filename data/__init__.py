@@ -1,4 +1,9 @@
-"""Persistence: the ``Repository`` protocol, its records and the SQLite backend."""
+"""Persistence: the ``Repository`` protocol and its records (data/repository.py), the SQLite
+backend (data/sqlite.py) and ``open_repository``, the one place that picks the backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 from .repository import (
     AlreadySeated,
@@ -17,8 +22,14 @@ from .repository import (
     SeatRecord,
     TableExists,
     TableFull,
-    open_repository,
 )
+from .sqlite import SqliteRepository
+
+
+async def open_repository(path: str | Path) -> Repository:
+    """Open the SQLite database at ``path`` (directory created, WAL on, migrations applied)."""
+    return await SqliteRepository.open(path)
+
 
 __all__ = [
     "AlreadySeated",

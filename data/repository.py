@@ -388,10 +388,3 @@ class Repository(Protocol):
     ) -> int: ...
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats: ...
-
-
-async def open_repository(path: str) -> Repository:
-    """Open the SQLite database at ``path`` (directory created, WAL on, migrations applied)."""
-    from .sqlite import SqliteRepository  # local import: sqlite.py imports this module
-
-    return await SqliteRepository.open(path)

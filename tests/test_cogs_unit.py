@@ -44,7 +44,7 @@ from cogs.replies import component_error
 from cogs.table_base import DM_REFUSED
 from cogs.tables import TableManager, seat_names
 from cogs.translator import CapsaTranslator, tr
-from data.repository import RoundScore, open_repository
+from data import RoundScore, open_repository
 
 GUILD = 1
 CHANNEL = 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from capsa.cards import deal
-from data.repository import open_repository
+from data import open_repository
 from tests.e2e import make_bot, play_builder, warung
 from tests.fakediscord import running_bot
 
