@@ -4,28 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
-import cogs.strings  # noqa: F401  (registers the bot's words)
-from capsa.workers import init_worker, ready
 from cogs.discord_endpoints import apply_endpoints
 from cogs.replies import report_error
-from cogs.tables import TableManager
 from cogs.translator import CapsaTranslator
-from cogs.views import DYNAMIC_ITEMS
-from data.repository import open_repository
+from cogs.worker_pool import WorkerPool
+from data import Repository, open_repository
 
 log = logging.getLogger("capsa")
+
+T = TypeVar("T")
 
 EXTENSIONS = ("cogs.capsa",)
 NO_TOKEN = (
@@ -62,7 +61,7 @@ class Config:
         )
 
 
-def _number(name: str, kind: type, default: object) -> object:
+def _number(name: str, kind: Callable[[str], T], default: T) -> T:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
@@ -83,6 +82,12 @@ class CapsaTree(app_commands.CommandTree):
 
 
 class CapsaBot(commands.Bot):
+    """The bot: its configuration, the worker processes and the database. The tables
+    belong to the Capsa cog (cogs/capsa.py), loaded in ``setup_hook``.
+
+    ``executor``: a pool to run the solver and the pictures in instead of the bot's own
+    worker processes (tests pass a thread pool)."""
+
     def __init__(self, config: Config, executor: Executor | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -95,48 +100,42 @@ class CapsaBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.config = config
-        self._own_executor = executor is None
-        self.executor: Executor = executor or self._solver_pool()
-        self.repo = None
-        self.tables = TableManager(self, worker_slots=config.solver_workers + 1)
+        self.workers = WorkerPool(config.solver_workers, executor)  # process-wide
+        self._repo: Repository | None = None
 
-    def _solver_pool(self) -> Executor:
-        return ProcessPoolExecutor(
-            max_workers=max(1, self.config.solver_workers),
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=init_worker,
-        )
+    @property
+    def repo(self) -> Repository:
+        """The database; open from ``setup_hook`` until ``close``."""
+        if self._repo is None:
+            raise RuntimeError("the database is not open (setup_hook opens it)")
+        return self._repo
 
-    def renew_executor(self) -> None:
-        """Replace a broken solver pool (a worker killed by the system, say)."""
-        if not self._own_executor:
-            return
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = self._solver_pool()
+    async def open_database(self) -> None:
+        self._repo = await open_repository(self.config.database_path)
 
     async def setup_hook(self) -> None:
-        if self._own_executor:  # start the solver worker now, not on the first deal
-            self.executor.submit(ready)
-        self.repo = await open_repository(self.config.database_path)
+        self.workers.warm_up()  # start the solver worker now, not on the first deal
+        await self.open_database()
         await self.tree.set_translator(CapsaTranslator())
-        for extension in EXTENSIONS:
+        for extension in EXTENSIONS:  # the Capsa cog resumes the open tables as it loads
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        await self.tables.resume()
 
     async def close(self) -> None:
-        await self.tables.stop()
+        # Unloading the extensions first stops the tables' timers and background jobs
+        # (Capsa.cog_unload), so nothing writes to the database after it closes.
         await super().close()
-        if self.repo is not None:
-            await self.repo.close()
-        if self._own_executor:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._repo is not None:
+            await self._repo.close()
+        self.workers.shutdown()
+
+
+CapsaInteraction = discord.Interaction[CapsaBot]
 
 
 def main() -> int:

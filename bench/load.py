@@ -38,7 +38,7 @@ What is measured, and how:
   stopped the database is copied (sqlite backup API, same directory) and the repository's
   own write calls for one more round are replayed, sequentially and uncontended, on up to
   ``--db-samples`` of the tables: start_round, set_round_messages (status), 4 submit_hand,
-  2 set_dm_message, score_round (payload and scores made by cogs.tables.round_result /
+  2 set_dm_message, score_round (payload and scores made by cogs.table_base.round_result /
   round_scores, outside the timing), set_round_messages (showdown) = 11 transactions, each
   BEGIN IMMEDIATE..COMMIT with the repository's PRAGMAs (WAL, synchronous=FULL). Reported:
   the sum per round, and score_round alone. Beside it, from the bot's own database,
@@ -315,7 +315,7 @@ class Bench:
 
 async def sqlite_side_run(db: Path, samples: int) -> dict[str, list[float]]:
     """Replay one more round's repository writes on a copy of the bot's database."""
-    from cogs.tables import round_result, round_scores
+    from cogs.table_base import round_result, round_scores
     from data import open_repository
 
     copy = db.with_name("side-run.sqlite3")

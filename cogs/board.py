@@ -1,8 +1,12 @@
-"""Leaderboard, stats, rules and settings answers (embeds only; data comes from the repo)."""
+"""Leaderboard, stats, rules and settings answers (embeds only; data comes from the repo),
+and the leaderboard's page buttons."""
 
 from __future__ import annotations
 
+import re
 import time
+from enum import StrEnum
+from typing import Any, Self
 
 import discord
 
@@ -11,25 +15,27 @@ from capsa.i18n import t
 from capsa.names import category_name, special_name
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
+from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from capsa.showdown import signed
-from cogs import views
 from cogs.embeds import GOLD, GREEN, GREY
-from data.repository import LEADERBOARD_SORTS
+from cogs.replies import guarded, user_lang
+from cogs.tables import tables_of
+from data.repository import LEADERBOARD_SORTS, GuildSettings, Repository
 
 PAGE_SIZE = 10
 PERIODS = {"all": None, "30d": 30, "7d": 7}
 SORTS = LEADERBOARD_SORTS
 
 
-async def user_lang(interaction: discord.Interaction) -> str:
-    return await interaction.client.tables.user_lang(interaction)  # type: ignore[attr-defined]
-
-
 async def show_leaderboard(
-    interaction: discord.Interaction, sort: str, period: str, page: int, edit: bool = False
+    interaction: discord.Interaction,
+    repo: Repository,
+    sort: str,
+    period: str,
+    page: int,
+    edit: bool = False,
 ) -> None:
-    repo = interaction.client.repo  # type: ignore[attr-defined]
-    lang = await user_lang(interaction)
+    lang = await user_lang(repo, interaction)
     if interaction.guild_id is None:
         await interaction.response.send_message(t("ans.guild_only", lang), ephemeral=True)
         return
@@ -69,7 +75,7 @@ async def show_leaderboard(
     else:
         embed.description = t("lb.empty", lang)
     embed.set_footer(text=t("lb.page", lang, page=page + 1, pages=pages))
-    view = views.leaderboard_view(sort, period, page, pages, lang)
+    view = leaderboard_view(sort, period, page, pages, lang)
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)
     else:
@@ -78,9 +84,10 @@ async def show_leaderboard(
         )
 
 
-async def show_stats(interaction: discord.Interaction, member: discord.abc.User) -> None:
-    repo = interaction.client.repo  # type: ignore[attr-defined]
-    lang = await user_lang(interaction)
+async def show_stats(
+    interaction: discord.Interaction, repo: Repository, member: discord.abc.User
+) -> None:
+    lang = await user_lang(repo, interaction)
     if interaction.guild_id is None:
         await interaction.response.send_message(t("ans.guild_only", lang), ephemeral=True)
         return
@@ -108,10 +115,9 @@ async def show_stats(interaction: discord.Interaction, member: discord.abc.User)
     await interaction.response.send_message(embed=embed)
 
 
-async def show_rules(interaction: discord.Interaction, topic: str) -> None:
-    repo = interaction.client.repo  # type: ignore[attr-defined]
-    lang = await user_lang(interaction)
-    settings = None
+async def show_rules(interaction: discord.Interaction, repo: Repository, topic: str) -> None:
+    lang = await user_lang(repo, interaction)
+    settings: GuildSettings | None = None
     if interaction.guild_id is not None:
         settings = await repo.guild_settings(interaction.guild_id)
     preset = get_preset(settings.preset if settings else None)
@@ -129,9 +135,10 @@ async def show_rules(interaction: discord.Interaction, topic: str) -> None:
     await interaction.response.send_message(embed=embed)
 
 
-async def show_settings(interaction: discord.Interaction, changes: dict[str, object]) -> None:
-    repo = interaction.client.repo  # type: ignore[attr-defined]
-    lang = await user_lang(interaction)
+async def show_settings(
+    interaction: discord.Interaction, repo: Repository, changes: dict[str, object]
+) -> None:
+    lang = await user_lang(repo, interaction)
     if interaction.guild_id is None:
         await interaction.response.send_message(t("ans.guild_only", lang), ephemeral=True)
         return
@@ -146,7 +153,7 @@ async def show_settings(interaction: discord.Interaction, changes: dict[str, obj
         except ValueError as err:
             await interaction.response.send_message(str(err), ephemeral=True)
             return
-        lang = await user_lang(interaction)
+        lang = await user_lang(repo, interaction)
     else:
         settings = await repo.guild_settings(interaction.guild_id)
     embed = discord.Embed(title=t("set.title", lang), colour=GREY)
@@ -156,8 +163,79 @@ async def show_settings(interaction: discord.Interaction, changes: dict[str, obj
     embed.add_field(name=t("set.rounds", lang), value=str(settings.rounds))
     embed.add_field(name=t("set.countdown", lang), value=f"{settings.countdown}s")
     embed.add_field(name=t("set.bot_level", lang), value=t(f"choice.{settings.bot_level}", lang))
-    action = "choice.auto_arrange" if settings.timeout_action == "auto" else "choice.foul"
+    auto = settings.timeout_action == TimeoutAction.AUTO
+    action = "choice.auto_arrange" if auto else "choice.foul"
     embed.add_field(name=t("set.timeout_action", lang), value=t(action, lang))
-    language = "choice.lang_auto" if settings.language == "auto" else f"choice.{settings.language}"
+    language = (
+        "choice.lang_auto" if settings.language == AUTO_LANGUAGE else f"choice.{settings.language}"
+    )
     embed.add_field(name=t("set.language", lang), value=t(language, lang))
     await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+# --- leaderboard pages ----------------------------------------------------------------------
+
+
+class PageDirection(StrEnum):
+    """The leaderboard's page buttons (the value ends their custom_id)."""
+
+    PREV = "p"
+    NEXT = "n"
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=(
+        r"capsa:lb:(?P<sort>\w+):(?P<period>\w+):(?P<page>\d+)"
+        rf":(?P<dir>[{''.join(PageDirection)}])"
+    ),
+):
+    def __init__(
+        self,
+        sort: str,
+        period: str,
+        page: int,
+        direction: PageDirection,
+        lang: str = "en",
+        disabled: bool = False,
+    ) -> None:
+        label = t("btn.prev" if direction == PageDirection.PREV else "btn.next_page", lang)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"capsa:lb:{sort}:{period}:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+        self.sort, self.period, self.page = sort, period, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        direction = PageDirection(match["dir"])
+        return cls(match["sort"], match["period"], int(match["page"]), direction)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def show() -> None:
+            repo = tables_of(interaction.client).services.repo  # the bot's, through the cog
+            await show_leaderboard(interaction, repo, self.sort, self.period, self.page, edit=True)
+
+        await guarded(self, interaction, show())
+
+
+def leaderboard_view(sort: str, period: str, page: int, pages: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    previous = LeaderboardButton(
+        sort, period, max(page - 1, 0), PageDirection.PREV, lang, disabled=page <= 0
+    )
+    following = LeaderboardButton(
+        sort, period, min(page + 1, pages - 1), PageDirection.NEXT, lang, disabled=page >= pages - 1
+    )
+    view.add_item(previous)
+    view.add_item(following)
+    return view
+
+
+DYNAMIC_ITEMS = (LeaderboardButton,)

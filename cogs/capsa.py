@@ -1,4 +1,10 @@
-"""The ``/capsa`` command group. Thin: each command hands over to the table manager or board."""
+"""The ``/capsa`` command group, and the cog that owns the bot's tables.
+
+The cog assembles the parts that run tables (``build_tables``), registers the persistent
+components, picks every open table up again when it loads and stops the tables' timers
+when it unloads (before the bot closes the database). The commands are thin: each hands
+over to the lobby, the hand builder or the board.
+"""
 
 from __future__ import annotations
 
@@ -13,30 +19,69 @@ from capsa import settings
 from capsa.i18n import LANGS
 from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
-from cogs import board
+from capsa.settings import AUTO_LANGUAGE, TimeoutAction
+from cogs import board, views
+from cogs.hand_builder import BuilderDisplay, HandBuilder
+from cogs.lobby import Lobby
+from cogs.rounds import Rounds
+from cogs.scheduler import Scheduler
+from cogs.table_base import TableServices
+from cogs.tables import CAPSA_COG, Tables
 from cogs.translator import tr
 
 if TYPE_CHECKING:
-    from bot import CapsaBot
+    from bot import CapsaBot, CapsaInteraction
+    from cogs.worker_pool import WorkerPool
+    from data.repository import Repository
 
 PRESET_CHOICES = [Choice(name=name, value=name) for name in PRESETS]
 LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in settings.LEVELS]
 ROUND_CHOICES = [Choice(name=str(n), value=n) for n in settings.ROUND_CHOICES]
 TIMEOUT_CHOICES = [
-    Choice(name=tr(f"choice.{'auto_arrange' if a == 'auto' else a}"), value=a)
+    Choice(name=tr(f"choice.{'auto_arrange' if a == TimeoutAction.AUTO else a}"), value=a)
     for a in settings.TIMEOUT_ACTIONS
 ]
 LANGUAGE_CHOICES = [
-    Choice(name=tr(f"choice.{'lang_auto' if v == 'auto' else v}"), value=v)
-    for v in (settings.AUTO_LANGUAGE, *LANGS)
+    Choice(name=tr(f"choice.{'lang_auto' if v == AUTO_LANGUAGE else v}"), value=v)
+    for v in (AUTO_LANGUAGE, *LANGS)
 ]
 Seats = Range[int, *settings.SEAT_RANGE]
 Countdown = Range[int, *settings.COUNTDOWN_RANGE]
 
+# Every persistent component the bot answers: the tables' and the leaderboard's.
+DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS)
 
-class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.capsa")):
+
+def build_tables(client: discord.Client, repo: Repository, workers: WorkerPool) -> Tables:
+    """The one place the parts of the tables are made and wired together."""
+    scheduler = Scheduler()
+    services = TableServices(client, repo, workers, scheduler)
+    display = BuilderDisplay(services)
+    rounds = Rounds(services, display)
+    return Tables(
+        scheduler=scheduler,
+        services=services,
+        display=display,
+        rounds=rounds,
+        builder=HandBuilder(services, display, rounds),
+        lobby=Lobby(services, rounds),
+    )
+
+
+class Capsa(
+    commands.GroupCog, name=CAPSA_COG, group_name="capsa", group_description=tr("cmd.capsa")
+):
     def __init__(self, bot: CapsaBot) -> None:
         self.bot = bot
+        self.tables = build_tables(bot, bot.repo, bot.workers)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tables.resume()
+
+    async def cog_unload(self) -> None:
+        await self.tables.stop()
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     @app_commands.command(name=tr("cmd.new"), description=tr("cmd.new.desc"))
     @app_commands.rename(
@@ -53,25 +98,26 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
         countdown=tr("opt.countdown.desc"),
         bots=tr("opt.bots.desc"),
     )
-    @app_commands.choices(rules=PRESET_CHOICES, bots=LEVEL_CHOICES, rounds=ROUND_CHOICES)
+    @app_commands.choices(rules=PRESET_CHOICES, bots=LEVEL_CHOICES)
+    @app_commands.choices(rounds=ROUND_CHOICES)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: CapsaInteraction,
         seats: Seats | None = None,
         rounds: int | None = None,
         rules: str | None = None,
         countdown: Countdown | None = None,
         bots: str | None = None,
     ) -> None:
-        await self.bot.tables.open_table(interaction, seats, rounds, rules, countdown, bots)
+        await self.tables.lobby.open_table(interaction, seats, rounds, rules, countdown, bots)
 
     @app_commands.command(name=tr("cmd.hand"), description=tr("cmd.hand.desc"))
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.open_builder(interaction)
+    async def hand(self, interaction: CapsaInteraction) -> None:
+        await self.tables.builder.open(interaction)
 
     @app_commands.command(name=tr("cmd.cancel"), description=tr("cmd.cancel.desc"))
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.cancel(interaction)
+    async def cancel(self, interaction: CapsaInteraction) -> None:
+        await self.tables.lobby.cancel(interaction)
 
     @app_commands.command(name=tr("cmd.leaderboard"), description=tr("cmd.leaderboard.desc"))
     @app_commands.rename(sort=tr("opt.sort"), period=tr("opt.period"))
@@ -81,24 +127,24 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
         period=[Choice(name=tr(f"choice.{p}"), value=p) for p in board.PERIODS],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, sort: str = "points", period: str = "all"
+        self, interaction: CapsaInteraction, sort: str = "points", period: str = "all"
     ) -> None:
-        await board.show_leaderboard(interaction, sort, period, 0)
+        await board.show_leaderboard(interaction, self.bot.repo, sort, period, 0)
 
     @app_commands.command(name=tr("cmd.stats"), description=tr("cmd.stats.desc"))
     @app_commands.rename(member=tr("opt.member"))
     @app_commands.describe(member=tr("opt.member.desc"))
     async def stats(
-        self, interaction: discord.Interaction, member: discord.User | None = None
+        self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
-        await board.show_stats(interaction, member or interaction.user)
+        await board.show_stats(interaction, self.bot.repo, member or interaction.user)
 
     @app_commands.command(name=tr("cmd.rules"), description=tr("cmd.rules.desc"))
     @app_commands.rename(topic=tr("opt.topic"))
     @app_commands.describe(topic=tr("opt.topic.desc"))
     @app_commands.choices(topic=[Choice(name=tr(f"rules.topic.{t}"), value=t) for t in TOPICS])
-    async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
-        await board.show_rules(interaction, topic)
+    async def rules(self, interaction: CapsaInteraction, topic: str = "overview") -> None:
+        await board.show_rules(interaction, self.bot.repo, topic)
 
     @app_commands.command(name=tr("cmd.settings"), description=tr("cmd.settings.desc"))
     @app_commands.rename(
@@ -119,14 +165,14 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
     )
     @app_commands.choices(
         rules=PRESET_CHOICES,
-        rounds=ROUND_CHOICES,
         bots=LEVEL_CHOICES,
         timeout=TIMEOUT_CHOICES,
         language=LANGUAGE_CHOICES,
     )
+    @app_commands.choices(rounds=ROUND_CHOICES)
     async def settings(
         self,
-        interaction: discord.Interaction,
+        interaction: CapsaInteraction,
         rules: str | None = None,
         rounds: int | None = None,
         countdown: Countdown | None = None,
@@ -136,6 +182,7 @@ class Capsa(commands.GroupCog, group_name="capsa", group_description=tr("cmd.cap
     ) -> None:
         await board.show_settings(
             interaction,
+            self.bot.repo,
             {
                 "preset": rules,
                 "rounds": rounds,

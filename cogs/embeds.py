@@ -13,6 +13,7 @@ from capsa.match import Standing
 from capsa.names import special_name
 from capsa.scoring import RoundResult
 from capsa.showdown import pair_line, player_lines, signed, totals_lines
+from data.repository import MatchRecord, RoundRecord, RoundStatus
 
 GREEN = discord.Colour(0x1F8B4C)
 GOLD = discord.Colour(0xE2B53E)
@@ -23,8 +24,9 @@ def relative(ts: float) -> str:
     return f"<t:{int(ts)}:R>"
 
 
-def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embed:
+def lobby_embed(match: MatchRecord, lang: str, closed_key: str | None = None) -> discord.Embed:
     host = match.seat_of(match.host_id)
+    expires = match.lobby_expires_at
     embed = discord.Embed(
         title=t("lobby.title", lang),
         colour=GREY if closed_key else GREEN,
@@ -36,7 +38,7 @@ def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embe
             rounds=match.rounds_total,
             countdown=match.countdown,
             level=t(f"choice.{match.bot_level}", lang),
-            expires=relative(match.lobby_expires_at),
+            expires=relative(expires) if expires is not None else "?",
         )
         if not closed_key
         else t(closed_key, lang),
@@ -55,8 +57,8 @@ def lobby_embed(match, lang: str, closed_key: str | None = None) -> discord.Embe
     return embed
 
 
-def status_embed(match, rnd, lang: str) -> discord.Embed:
-    done = rnd.status != "open" or rnd.all_submitted
+def status_embed(match: MatchRecord, rnd: RoundRecord, lang: str) -> discord.Embed:
+    done = rnd.status != RoundStatus.OPEN or rnd.all_submitted
     embed = discord.Embed(
         title=t("round.title", lang, k=rnd.number, n=match.rounds_total),
         colour=GREY if done else GREEN,
@@ -78,7 +80,12 @@ def status_embed(match, rnd, lang: str) -> discord.Embed:
 
 
 def builder_embed(
-    match, rnd, seat: int, draft: Draft, lang: str, note: str | None = None
+    match: MatchRecord,
+    rnd: RoundRecord,
+    seat: int,
+    draft: Draft,
+    lang: str,
+    note: str | None = None,
 ) -> discord.Embed:
     embed = discord.Embed(
         title=t("hand.title", lang, k=rnd.number, n=match.rounds_total),
@@ -96,7 +103,9 @@ def builder_embed(
     return embed
 
 
-def locked_embed(match, rnd, draft: Draft, lang: str, declared: str | None = None) -> discord.Embed:
+def locked_embed(
+    match: MatchRecord, rnd: RoundRecord, draft: Draft, lang: str, declared: str | None = None
+) -> discord.Embed:
     text = (
         t("hand.declared", lang, special=special_name(declared, lang))
         if declared

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -15,22 +16,38 @@ from capsa.render import render_hand
 from capsa.showdown import signed
 from capsa.specials import available, find_setting
 from cogs import embeds, views
-from cogs.replies import tell
-from cogs.table_base import CLICK, TableBase, preset_of
+from cogs.replies import tell, user_lang
+from cogs.table_base import TableServices, preset_of, rows_of
+from cogs.views import BuilderAction
+from cogs.worker_pool import Priority
+from data.repository import MatchRecord, MatchStatus, RoundRecord, RoundStatus
+
+if TYPE_CHECKING:
+    from cogs.rounds import Rounds
 
 log = logging.getLogger(__name__)
 
+# Specials formed by the rows themselves: declaring one sets the rows that form it.
+SPECIALS_BY_ROWS = ("three_straights", "three_flushes")
 
-class BuilderFlow(TableBase):
-    async def builder_payload(
+
+class BuilderDisplay:
+    """What a hand builder shows: its embed, its components and the hand picture, and the
+    special each dealt hand may declare (checked once per round and seat)."""
+
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
+        self._specials: dict[tuple[int, int], str | None] = {}  # (round id, seat) -> special
+
+    async def payload(
         self,
-        match,
-        rnd,
+        match: MatchRecord,
+        rnd: RoundRecord,
         seat: int,
         draft: Draft,
         lang: str,
         note: str | None = None,
-        priority: int = CLICK,
+        priority: Priority = Priority.CLICK,
     ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
         """The builder's embed, its components and the hand picture (one redraw a call)."""
         special = await self.special_for(match, rnd, seat, priority)
@@ -41,36 +58,52 @@ class BuilderFlow(TableBase):
             embed.set_image(url="attachment://hand.jpg")
         return embed, view, picture
 
-    async def _draw_hand(self, draft: Draft, lang: str, priority: int) -> discord.File | None:
+    async def _draw_hand(self, draft: Draft, lang: str, priority: Priority) -> discord.File | None:
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
-            image = await self.in_worker(priority, render_hand, draft.hand, rows, lang)
+            image = await self.services.workers.run(priority, render_hand, draft.hand, rows, lang)
         except Exception:
             log.exception("could not draw a hand")
             return None
         return discord.File(io.BytesIO(image), filename="hand.jpg")
 
-    async def special_for(self, match, rnd, seat: int, priority: int = CLICK) -> str | None:
+    async def special_for(
+        self, match: MatchRecord, rnd: RoundRecord, seat: int, priority: Priority = Priority.CLICK
+    ) -> str | None:
         key = (rnd.id, seat)
         if key not in self._specials:
             cards = parse_cards(rnd.hands[seat].cards)
-            found = await self.in_worker(priority, available, cards, preset_of(match))
+            found = await self.services.workers.run(priority, available, cards, preset_of(match))
             self._specials[key] = found[0] if found else None
         return self._specials[key]
 
-    async def open_builder(
-        self, interaction: discord.Interaction, match_id: int | None = None
-    ) -> None:
+    def forget(self, rnd: RoundRecord) -> None:
+        """A scored round's builders are done: drop what was remembered for them."""
+        for hand in rnd.hands:
+            self._specials.pop((rnd.id, hand.seat), None)
+
+
+class HandBuilder:
+    """``/capsa hand``, "Show my hand" and every click of a builder. A submitted hand goes to
+    ``rounds``: the last one closes the round, any other updates the status."""
+
+    def __init__(self, services: TableServices, display: BuilderDisplay, rounds: Rounds) -> None:
+        self.services = services
+        self.repo = services.repo
+        self.display = display
+        self.rounds = rounds
+
+    async def open(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         """``/capsa hand`` and the "Show my hand" button: the builder, ephemerally."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge first
-        lang = await self.user_lang(interaction)
+        lang = await user_lang(self.repo, interaction)
         match = (
             await self.repo.get_match(match_id)
             if match_id is not None
             else await self.repo.active_match_of_user(interaction.user.id)
         )
         seat = match.seat_of(interaction.user.id) if match else None
-        if match is None or match.status != "playing":
+        if match is None or match.status != MatchStatus.PLAYING:
             await tell(interaction, t("ans.stale" if match_id else "hand.none", lang))
             return
         if seat is None:
@@ -79,28 +112,27 @@ class BuilderFlow(TableBase):
         if interaction.guild_id is None:  # in a DM: the table's language, as its builder
             lang = match.language
         rnd = await self.repo.current_round(match.id)
-        if rnd is None or rnd.status != "open":
+        if rnd is None or rnd.status != RoundStatus.OPEN:
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat.seat]
         if hand.submitted:
-            draft = Draft.start(parse_cards(hand.cards)).with_setting(
-                parse_cards(hand.back), parse_cards(hand.middle)
-            )
+            back, middle, _ = rows_of(hand)
+            draft = Draft.start(parse_cards(hand.cards)).with_setting(back, middle)
             await interaction.followup.send(
                 embed=embeds.locked_embed(match, rnd, draft, lang, hand.declare), ephemeral=True
             )
             return
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.builder_payload(match, rnd, seat.seat, draft, lang)
+        embed, view, picture = await self.display.payload(match, rnd, seat.seat, draft, lang)
         await interaction.followup.send(
             embed=embed, view=view, files=[picture] if picture else [], ephemeral=True
         )
 
-    async def builder_action(
+    async def action(
         self,
         interaction: discord.Interaction,
-        act: str,
+        act: BuilderAction,
         round_id: int,
         seat: int,
         masks: tuple[int, int],
@@ -109,7 +141,7 @@ class BuilderFlow(TableBase):
         # Acknowledge first: everything below (database, solver, picture) may take a while
         # on a busy bot, and Discord gives a click 3 seconds.
         await interaction.response.defer()
-        lang = await self.user_lang(interaction)
+        lang = await user_lang(self.repo, interaction)
         rnd = await self.repo.get_round(round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
         if rnd is None or match is None:
@@ -121,7 +153,7 @@ class BuilderFlow(TableBase):
         if owner is None or owner.user_id != interaction.user.id:
             await tell(interaction, t("hand.not_yours", lang))
             return
-        if rnd.status != "open" or match.status != "playing":
+        if rnd.status != RoundStatus.OPEN or match.status != MatchStatus.PLAYING:
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat]
@@ -130,16 +162,17 @@ class BuilderFlow(TableBase):
             return
         draft = Draft.decode(parse_cards(hand.cards), *masks)
         note = None
-        if act in ("b", "m"):
+        if act in (BuilderAction.BACK, BuilderAction.MIDDLE):
+            position = "back" if act == BuilderAction.BACK else "middle"
             try:
-                draft = draft.place("back" if act == "b" else "middle", parse_cards(values), lang)
+                draft = draft.place(position, parse_cards(values), lang)
             except CapsaError as err:
                 await tell(interaction, str(err))
                 return
-        elif act == "c":
+        elif act == BuilderAction.CLEAR:
             draft = draft.cleared()
-        elif act == "a":
-            arrangement = await self.suggest(match, rnd, seat)
+        elif act == BuilderAction.AUTO:
+            arrangement = await self.services.suggest(match, rnd, seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
             if arrangement.special:
                 note = t(
@@ -149,15 +182,15 @@ class BuilderFlow(TableBase):
                     value=preset_of(match).specials[arrangement.special],
                     ordinary=signed(round(arrangement.ordinary_expected, 1)),
                 )
-        elif act == "d":
-            special = await self.special_for(match, rnd, seat)
+        elif act == BuilderAction.DECLARE:
+            special = await self.display.special_for(match, rnd, seat)
             await self._declare(interaction, match, rnd, seat, draft, special, lang)
             return
-        elif act in ("s", "f"):
+        elif act in (BuilderAction.SUBMIT, BuilderAction.SUBMIT_FOUL):
             if not draft.complete:
                 await tell(interaction, t("hand.incomplete", lang))
                 return
-            if act == "s" and draft.fouled:
+            if act == BuilderAction.SUBMIT and draft.fouled:
                 await interaction.followup.send(
                     t("hand.confirm_foul", lang),
                     view=views.confirm_foul_view(rnd.id, seat, draft, lang),
@@ -166,24 +199,47 @@ class BuilderFlow(TableBase):
                 return
             await self._submit(interaction, match, rnd, seat, draft, None, lang)
             return
-        embed, view, picture = await self.builder_payload(match, rnd, seat, draft, lang, note)
+        embed, view, picture = await self.display.payload(match, rnd, seat, draft, lang, note)
         await interaction.edit_original_response(
             embed=embed, view=view, attachments=[picture] if picture else []
         )
 
-    async def _declare(self, interaction, match, rnd, seat, draft, special, lang) -> None:
+    async def _declare(
+        self,
+        interaction: discord.Interaction,
+        match: MatchRecord,
+        rnd: RoundRecord,
+        seat: int,
+        draft: Draft,
+        special: str | None,
+        lang: str,
+    ) -> None:
         if special is None:
             await tell(interaction, t("hand.no_special", lang))
             return
-        if special in ("three_straights", "three_flushes"):
-            back, middle, _ = await self.in_worker(CLICK, find_setting, draft.hand, special)
+        if special in SPECIALS_BY_ROWS:
+            setting = await self.services.workers.run(
+                Priority.CLICK, find_setting, draft.hand, special
+            )
+            if setting is None:  # cannot happen: ``available`` found the special this way
+                raise RuntimeError(f"no setting of these cards forms {special}")
+            back, middle, _ = setting
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
-            arrangement = await self.suggest(match, rnd, seat)
+            arrangement = await self.services.suggest(match, rnd, seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
         await self._submit(interaction, match, rnd, seat, draft, special, lang)
 
-    async def _submit(self, interaction, match, rnd, seat, draft: Draft, declare, lang) -> None:
+    async def _submit(
+        self,
+        interaction: discord.Interaction,
+        match: MatchRecord,
+        rnd: RoundRecord,
+        seat: int,
+        draft: Draft,
+        declare: str | None,
+        lang: str,
+    ) -> None:
         back, middle, front = ([c.code for c in row] for row in draft.setting)
         accepted = await self.repo.submit_hand(
             rnd.id, seat, back, middle, front, declare, fouled=declare is None and draft.fouled
@@ -191,10 +247,10 @@ class BuilderFlow(TableBase):
         if not accepted:
             await tell(interaction, t("hand.already", lang))
             return
-        rnd = await self.repo.get_round(rnd.id)
+        rnd = await self.services.round_now(rnd.id)
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
-            self.spawn(self.close_round(match.id, rnd.id))
+            self.services.scheduler.spawn(self.rounds.close_round(match.id, rnd.id))
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
         await interaction.edit_original_response(
             content=None, embed=locked, view=None, attachments=[]
@@ -203,13 +259,14 @@ class BuilderFlow(TableBase):
         if (  # a refused DM is stored without a channel
             interaction.message is not None
             and hand.dm_channel_id is not None
+            and hand.dm_message_id is not None
             and hand.dm_message_id != interaction.message.id
         ):
             try:  # the confirm step came from another message: lock the DM builder too
-                dm = self.bot.get_partial_messageable(hand.dm_channel_id)
+                dm = self.services.client.get_partial_messageable(hand.dm_channel_id)
                 message = dm.get_partial_message(hand.dm_message_id)
                 await message.edit(embed=locked, view=None, attachments=[])
             except discord.HTTPException:
                 log.info("table %s: could not lock the DM builder of seat %s", match.id, seat)
         if not complete:  # else the showdown's close_round updates the status message
-            await self.refresh_status(match, rnd)
+            await self.rounds.refresh_status(match, rnd)

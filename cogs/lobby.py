@@ -4,27 +4,35 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 import discord
 
 from capsa.cards import CapsaError
 from capsa.i18n import t
-from capsa.match import MATCH_LENGTHS
 from capsa.presets import get_preset
-from capsa.settings import COUNTDOWN_RANGE, SEAT_RANGE
+from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
 from cogs import embeds, views
-from cogs.replies import tell
-from cogs.table_base import TableBase
+from cogs.replies import tell, user_lang
+from cogs.table_base import TableServices, is_manager
+from cogs.views import LobbyAction
 from data.repository import (
     AlreadySeated,
+    MatchRecord,
+    MatchStatus,
     NotInLobby,
     NotSeated,
     TableExists,
     TableFull,
 )
 
+if TYPE_CHECKING:
+    from cogs.rounds import Rounds
+
 log = logging.getLogger(__name__)
 
+LOBBY_SECONDS = 600  # a lobby nobody starts closes after this
+DEFAULT_SEATS = 4
 
 # What the bot needs in a table's channel: post the lobby, status, showdowns and pictures.
 LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
@@ -36,8 +44,23 @@ LOBBY_REFUSALS = {
     NotInLobby: "ans.not_lobby",
 }
 
+# Lobby buttons only the host (or a manager) may press.
+HOST_ACTIONS = (LobbyAction.ADD, LobbyAction.START, LobbyAction.CANCEL)
 
-class LobbyFlow(TableBase):
+
+class Lobby:
+    """A table before its first deal: ``/capsa new``, the lobby's buttons, its expiry, and
+    ``/capsa cancel``. Starting deals round 1 through ``rounds``; cancelling a playing
+    table closes its round's status message there too."""
+
+    def __init__(
+        self, services: TableServices, rounds: Rounds, *, lobby_seconds: float = LOBBY_SECONDS
+    ) -> None:
+        self.services = services
+        self.repo = services.repo
+        self.rounds = rounds
+        self.lobby_seconds = lobby_seconds
+
     async def open_table(
         self,
         interaction: discord.Interaction,
@@ -47,18 +70,18 @@ class LobbyFlow(TableBase):
         countdown: int | None,
         bots: str | None,
     ) -> None:
-        lang = await self.user_lang(interaction)
+        lang = await user_lang(self.repo, interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             await tell(interaction, t("ans.guild_only", lang))
             return
         settings = await self.repo.guild_settings(interaction.guild_id)
-        seats = seats or 4
+        seats = seats or DEFAULT_SEATS
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
         if seats not in range(SEAT_RANGE[0], SEAT_RANGE[1] + 1):
             await tell(interaction, t("ans.bad_seats", lang))
             return
-        if rounds not in MATCH_LENGTHS:
+        if rounds not in ROUND_CHOICES:
             await tell(interaction, t("ans.bad_rounds", lang))
             return
         if not COUNTDOWN_RANGE[0] <= countdown <= COUNTDOWN_RANGE[1]:
@@ -99,87 +122,89 @@ class LobbyFlow(TableBase):
         except AlreadySeated:
             await tell(interaction, t("ans.already_seated", lang))
             return
-        self.schedule(match.id, self.lobby_seconds, lambda: self.expire_lobby(match.id))
+        match_id = match.id
+        self.services.scheduler.schedule(
+            match_id, self.lobby_seconds, lambda: self.expire(match_id)
+        )
         try:
-            message = await self.channel(match.channel_id).send(
+            message = await self.services.channel(match.channel_id).send(
                 embed=embeds.lobby_embed(match, lang),
                 view=views.lobby_view(match.id, lang),
             )
         except discord.HTTPException:
             log.exception("table %s: could not post the lobby", match.id)
             await self.repo.cancel_match(match.id)
-            self.cancel_timer(match.id)
+            self.services.scheduler.cancel(match.id)
             await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
             return
         await self.repo.set_lobby_message(match.id, message.id)
         await tell(interaction, t("ans.opened", lang))
 
-    async def expire_lobby(self, match_id: int) -> None:
-        async with self.locks[match_id]:
+    def resume(self, match: MatchRecord) -> None:
+        """After a restart: the lobby still expires when it was going to."""
+        match_id, expires = match.id, match.lobby_expires_at
+        if expires is None:  # cannot happen: every lobby is opened with its expiry
+            raise ValueError(f"lobby {match_id} has no expiry")
+        self.services.scheduler.schedule(
+            match_id, expires - time.time(), lambda: self.expire(match_id)
+        )
+
+    async def expire(self, match_id: int) -> None:
+        async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
-            if match is None or match.status != "lobby":
+            if match is None or match.status != MatchStatus.LOBBY:
                 return
             await self.repo.cancel_match(match_id)
             await self._close_lobby_message(match, "lobby.expired")
 
-    async def _close_lobby_message(self, match, key: str) -> None:
+    async def _close_lobby_message(self, match: MatchRecord, key: str) -> None:
         if match.lobby_message_id is None:
             return
         try:
-            message = self.channel(match.channel_id).get_partial_message(match.lobby_message_id)
+            channel = self.services.channel(match.channel_id)
+            message = channel.get_partial_message(match.lobby_message_id)
             await message.edit(embed=embeds.lobby_embed(match, match.language, key), view=None)
         except discord.HTTPException:
             log.warning("table %s: could not update the lobby message", match.id)
 
-    async def lobby_action(
-        self, interaction: discord.Interaction, match_id: int, action: str
+    async def action(
+        self, interaction: discord.Interaction, match_id: int, action: LobbyAction
     ) -> None:
         await interaction.response.defer()  # acknowledge first; a busy table may take a moment
-        lang = await self.user_lang(interaction)
-        async with self.locks[match_id]:
+        lang = await user_lang(self.repo, interaction)
+        async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
-            if match is None or match.status != "lobby":
+            if match is None or match.status != MatchStatus.LOBBY:
                 await tell(interaction, t("ans.not_lobby", lang))
                 return
             user = interaction.user
             try:
-                if action == "join":
+                if action == LobbyAction.JOIN:
                     if match.seat_of(user.id) is not None:
                         await tell(interaction, t("ans.already_here", lang))
                         return
                     match = await self.repo.add_seat(match_id, user.id, user.display_name)
-                elif action == "leave":
+                elif action == LobbyAction.LEAVE:
                     if user.id == match.host_id:
                         await tell(interaction, t("ans.host_leave", lang))
                         return
                     match = await self.repo.remove_seat(match_id, user.id)
-                elif action in ("add", "start", "cancel"):
-                    if not self.is_manager(interaction, match):
+                elif action in HOST_ACTIONS:
+                    if not is_manager(interaction, match):
                         await tell(interaction, t("ans.host_only", lang))
                         return
-                    if action == "add":
+                    if action == LobbyAction.ADD:
                         match = await self._add_computer(match)
-                    elif action == "cancel":
+                    elif action == LobbyAction.CANCEL:
                         await self.repo.cancel_match(match_id)
-                        self.cancel_timer(match_id)
+                        self.services.scheduler.cancel(match_id)
                         await interaction.edit_original_response(
                             embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
                             view=None,
                         )
                         return
                     else:
-                        while match.free_seats > 0:
-                            match = await self._add_computer(match)
-                        if not await self.repo.start_match(match_id):  # cancelled meanwhile
-                            await tell(interaction, t("ans.not_lobby", lang))
-                            return
-                        self.cancel_timer(match_id)
-                        await interaction.edit_original_response(
-                            embed=embeds.lobby_embed(match, match.language, "lobby.started"),
-                            view=None,
-                        )
-                        match = await self.repo.get_match(match_id)
-                        await self.start_round(match, 1)
+                        await self._start(interaction, match, lang)
                         return
             except tuple(LOBBY_REFUSALS) as refusal:
                 await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
@@ -189,7 +214,24 @@ class LobbyFlow(TableBase):
                 view=views.lobby_view(match_id, match.language),
             )
 
-    async def _add_computer(self, match):
+    async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
+        """Computers take the free seats, and round 1 is dealt (under the table's lock)."""
+        while match.free_seats > 0:
+            match = await self._add_computer(match)
+        if not await self.repo.start_match(match.id):  # cancelled meanwhile
+            await tell(interaction, t("ans.not_lobby", lang))
+            return
+        self.services.scheduler.cancel(match.id)
+        await interaction.edit_original_response(
+            embed=embeds.lobby_embed(match, match.language, "lobby.started"),
+            view=None,
+        )
+        started = await self.repo.get_match(match.id)
+        if started is None:  # cannot happen: a started match is not deleted
+            raise LookupError(f"match {match.id} is gone")
+        await self.rounds.start_round(started, 1)
+
+    async def _add_computer(self, match: MatchRecord) -> MatchRecord:
         number = sum(1 for s in match.seats if s.is_bot) + 1
         name = t("seat.computer", match.language, n=number)
         return await self.repo.add_seat(match.id, None, name, match.bot_level)
@@ -198,12 +240,16 @@ class LobbyFlow(TableBase):
         """``/capsa cancel``: the host or a manager stops the table in this channel. The
         answer is private (acknowledged at once); the channel is told in a message."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = await self.user_lang(interaction)
-        match = await self.repo.active_match_in_channel(interaction.channel_id)
+        lang = await user_lang(self.repo, interaction)
+        match = (
+            await self.repo.active_match_in_channel(interaction.channel_id)
+            if interaction.channel_id is not None
+            else None
+        )
         if match is None:
             await tell(interaction, t("ans.no_table", lang))
             return
-        if not self.is_manager(interaction, match):
+        if not is_manager(interaction, match):
             await tell(interaction, t("ans.host_only", lang))
             return
         # The database settles a race with a round being scored (a cancelled table scores
@@ -213,12 +259,12 @@ class LobbyFlow(TableBase):
             return
         text = t("ans.cancelled", match.language, name=interaction.user.display_name)
         await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
-        self.cancel_timer(match.id)
+        self.services.scheduler.cancel(match.id)
         try:
-            await self.channel(match.channel_id).send(text)
+            await self.services.channel(match.channel_id).send(text)
         except discord.HTTPException:
             log.warning("table %s: could not announce the cancel", match.id)
-        if match.status == "lobby":
+        if match.status == MatchStatus.LOBBY:
             await self._close_lobby_message(match, "lobby.cancelled")
         else:
-            await self._close_status_message(match)
+            await self.rounds.close_status_message(match)

@@ -7,6 +7,8 @@ import io
 import logging
 import secrets
 import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -17,26 +19,56 @@ from capsa.i18n import t
 from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
+from capsa.settings import TimeoutAction
 from cogs import embeds, views
-from cogs.replies import tell
+from cogs.replies import tell, user_lang
 from cogs.table_base import (
-    DEAL,
     DM_REFUSED,
-    SHOWDOWN,
-    TableBase,
+    TableServices,
+    is_manager,
     round_result,
     round_scores,
     seat_names,
 )
-from data.repository import NotPlaying
+from cogs.worker_pool import Priority
+from data.repository import (
+    MatchRecord,
+    MatchStatus,
+    NotPlaying,
+    RoundRecord,
+    RoundStatus,
+    SeatRecord,
+)
+
+if TYPE_CHECKING:
+    from cogs.hand_builder import BuilderDisplay
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007  # Discord: cannot send messages to this user
+NEXT_ROUND_SECONDS = 30  # the pause after a showdown before the next deal
 
 
-class RoundFlow(TableBase):
-    async def start_round(self, match, number: int) -> None:
+class Rounds:
+    """A started table's rounds: the deal (computers set their rows, the status message,
+    the builders by DM, drawn by ``display``), the countdown, scoring once, the showdown,
+    the pause before the next round, the final standings, and picking all that up again
+    after a restart."""
+
+    def __init__(
+        self,
+        services: TableServices,
+        display: BuilderDisplay,
+        *,
+        next_round_seconds: float = NEXT_ROUND_SECONDS,
+    ) -> None:
+        self.services = services
+        self.repo = services.repo
+        self.display = display
+        self.next_round_seconds = next_round_seconds
+        self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def start_round(self, match: MatchRecord, number: int) -> None:
         """Deal, let the computers set, post the status message, DM the builders. Idempotent."""
         existing = await self.repo.current_round(match.id)
         if existing is not None and existing.number >= number:
@@ -54,16 +86,21 @@ class RoundFlow(TableBase):
             )
         except NotPlaying:  # cancelled meanwhile
             return
-        self.schedule(match.id, deadline - time.time(), lambda: self.close_round(match.id, rnd.id))
-        await self._prepare_round(match, rnd)
+        match_id, round_id = match.id, rnd.id
+        self.services.scheduler.schedule(
+            match_id, deadline - time.time(), lambda: self.close_round(match_id, round_id)
+        )
+        await self.prepare_round(match, rnd)
 
-    async def _prepare_round(self, match, rnd) -> None:
+    async def prepare_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Whatever of a dealt round is not done yet: the computers' settings, the status
         message, the DMs. Safe to call again after a restart."""
 
-        async def computer(seat) -> None:
+        async def computer(seat: SeatRecord) -> None:
             level = seat.level or match.bot_level
-            arrangement = await self.suggest(match, rnd, seat.seat, level, priority=DEAL)
+            arrangement = await self.services.suggest(
+                match, rnd, seat.seat, level, priority=Priority.DEAL
+            )
             await self.repo.submit_hand(
                 rnd.id,
                 seat.seat,
@@ -76,13 +113,13 @@ class RoundFlow(TableBase):
 
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
-        rnd = await self.repo.get_round(rnd.id)
+        rnd = await self.services.round_now(rnd.id)
         if rnd.all_submitted:  # people were quicker
-            self.spawn(self.close_round(match.id, rnd.id))
+            self.services.scheduler.spawn(self.close_round(match.id, rnd.id))
         lang = match.language
         if rnd.status_message_id is None:
             try:
-                status = await self.channel(match.channel_id).send(
+                status = await self.services.channel(match.channel_id).send(
                     embed=embeds.status_embed(match, rnd, lang),
                     view=views.status_view(match.id, lang),
                 )
@@ -99,25 +136,20 @@ class RoundFlow(TableBase):
             )
         )
 
-    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The DM channel with a player: opened once, then remembered (two fewer requests
-        for every deal)."""
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            data = await self.bot.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
-        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-
-    async def _send_builder_dm(self, match, rnd, seat) -> None:
+    async def _send_builder_dm(
+        self, match: MatchRecord, rnd: RoundRecord, seat: SeatRecord
+    ) -> None:
+        if seat.user_id is None:  # a computer: no DMs
+            return
         lang = match.language
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.builder_payload(
-            match, rnd, seat.seat, draft, lang, priority=DEAL
+        embed, view, picture = await self.display.payload(
+            match, rnd, seat.seat, draft, lang, priority=Priority.DEAL
         )
         refused = False
         try:
-            dm = await self._dm_channel(seat.user_id)
+            dm = await self.services.dm_channel(seat.user_id)
             message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
@@ -128,7 +160,7 @@ class RoundFlow(TableBase):
         except discord.HTTPException:
             log.exception("table %s: could not DM seat %s", match.id, seat.seat)
         try:  # tell them in the channel; "Show my hand" opens the same builder there
-            await self.channel(match.channel_id).send(
+            await self.services.channel(match.channel_id).send(
                 t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
@@ -138,55 +170,59 @@ class RoundFlow(TableBase):
         if refused:  # remembered: a restart neither tries the DM again nor tells them twice
             await self.repo.set_dm_message(rnd.id, seat.seat, None, DM_REFUSED)
 
-    async def _close_status_message(self, match) -> None:
+    async def close_status_message(self, match: MatchRecord) -> None:
+        """The table was cancelled: its open round's status says so, without buttons."""
         rnd = await self.repo.current_round(match.id)
-        if rnd is None or rnd.status != "open" or rnd.status_message_id is None:
+        if rnd is None or rnd.status != RoundStatus.OPEN or rnd.status_message_id is None:
             return
         try:
-            message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+            channel = self.services.channel(match.channel_id)
+            message = channel.get_partial_message(rnd.status_message_id)
             embed = embeds.status_embed(match, rnd, match.language)
             embed.description = t("lobby.cancelled", match.language)
             await message.edit(embed=embed, view=None)
         except discord.HTTPException:
             log.warning("table %s: could not close the status message", match.id)
 
-    async def refresh_status(self, match, rnd) -> None:
+    async def refresh_status(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Show who has submitted. One edit at a time per round, each from a fresh read, so
         a slow earlier edit can never land over a later state."""
         async with self._status_locks[rnd.id]:
-            rnd = await self.repo.get_round(rnd.id)
-            if rnd is None or rnd.status_message_id is None:
+            fresh = await self.repo.get_round(rnd.id)
+            if fresh is None or fresh.status_message_id is None:
                 return
-            done = rnd.status != "open" or rnd.all_submitted
+            done = fresh.status != RoundStatus.OPEN or fresh.all_submitted
             try:
-                message = self.channel(match.channel_id).get_partial_message(rnd.status_message_id)
+                channel = self.services.channel(match.channel_id)
+                message = channel.get_partial_message(fresh.status_message_id)
                 view = None if done else views.status_view(match.id, match.language)
-                await message.edit(embed=embeds.status_embed(match, rnd, match.language), view=view)
+                await message.edit(
+                    embed=embeds.status_embed(match, fresh, match.language), view=view
+                )
             except discord.HTTPException:
                 log.warning("table %s: could not update the status message", match.id)
-            if rnd.status != "open":
-                self._status_locks.pop(rnd.id, None)
+            if fresh.status != RoundStatus.OPEN:
+                self._status_locks.pop(fresh.id, None)
 
     async def close_round(self, match_id: int, round_id: int) -> None:
         """Fill in the missing settings, score once, post the showdown, go on."""
-        async with self.locks[match_id]:
+        async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
             rnd = await self.repo.get_round(round_id)
-            if match is None or rnd is None or match.status != "playing":
+            if match is None or rnd is None or match.status != MatchStatus.PLAYING:
                 return
-            scored_now = rnd.status == "open"
+            scored_now = rnd.status == RoundStatus.OPEN
             result = None  # built while scoring; a later call rebuilds it for the showdown
             if scored_now:
                 await self._fill_missing(match, rnd)
-                rnd = await self.repo.get_round(round_id)
+                rnd = await self.services.round_now(round_id)
                 result = round_result(match, rnd)
                 auto = [h.seat for h in rnd.hands if h.auto]
                 payload = result.to_dict() | {"auto": auto}
                 await self.repo.score_round(round_id, payload, round_scores(result))
-                for hand in rnd.hands:
-                    self._specials.pop((round_id, hand.seat), None)
-                rnd = await self.repo.get_round(round_id)
-            if rnd.status != "scored":  # the table was cancelled meanwhile
+                self.display.forget(rnd)
+                rnd = await self.services.round_now(round_id)
+            if rnd.status != RoundStatus.SCORED:  # the table was cancelled meanwhile
                 return
             latest = await self.repo.current_round(match_id)
             if latest is not None and latest.number > rnd.number:
@@ -196,35 +232,44 @@ class RoundFlow(TableBase):
                 await self._post_showdown(match, rnd, result)
             if scored_now or posted:  # (posted: an earlier call scored it, then failed)
                 await self.refresh_status(match, rnd)
-            self.cancel_timer(match_id)
+            self.services.scheduler.cancel(match_id)
             if rnd.number >= match.rounds_total:
                 await self._finish(match)
             else:
                 delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
                 number = rnd.number + 1
-                self.schedule(match_id, delay, lambda: self._next_on_time(match_id, number))
+                self.services.scheduler.schedule(
+                    match_id, delay, lambda: self._next_on_time(match_id, number)
+                )
 
-    async def _fill_missing(self, match, rnd) -> None:
-        foul = match.timeout_action == "foul"
+    async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
+        foul = match.timeout_action == TimeoutAction.FOUL
         for hand in rnd.hands:
             if hand.submitted:
                 continue
-            arrangement = await self.suggest(match, rnd, hand.seat, priority=SHOWDOWN)
+            arrangement = await self.services.suggest(
+                match, rnd, hand.seat, priority=Priority.SHOWDOWN
+            )
             rows = (
                 arrangement.ordinary
                 if foul
                 else (arrangement.back, arrangement.middle, arrangement.front)
             )
+            back, middle, front = ([c.code for c in row] for row in rows)
             await self.repo.submit_hand(
                 rnd.id,
                 hand.seat,
-                *([c.code for c in row] for row in rows),
+                back,
+                middle,
+                front,
                 None if foul else arrangement.declare,
                 fouled=foul,
                 auto=True,
             )
 
-    async def _post_showdown(self, match, rnd, result: RoundResult | None = None) -> None:
+    async def _post_showdown(
+        self, match: MatchRecord, rnd: RoundRecord, result: RoundResult | None = None
+    ) -> None:
         """Post a scored round's showdown. ``result``: ``round_result(match, rnd)`` if the
         caller has just built it."""
         lang = match.language
@@ -245,16 +290,15 @@ class RoundFlow(TableBase):
             when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
             embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
         view = None if last else views.next_view(match.id, rnd.number, lang)
-        extra = {"view": view} if view is not None else {}
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        channel = self.services.channel(match.channel_id)
         try:
-            message = await self.channel(match.channel_id).send(
-                embeds=embed_list, files=files, **extra
-            )
+            message = await channel.send(embeds=embed_list, files=files, **extra)
         except discord.HTTPException:
             log.exception("table %s: showdown of round %s refused", match.id, rnd.number)
             embed_list[0].set_image(url=None)  # once more without the picture (Attach Files?)
             try:
-                message = await self.channel(match.channel_id).send(embeds=embed_list, **extra)
+                message = await channel.send(embeds=embed_list, **extra)
             except discord.HTTPException:
                 log.exception("table %s: could not post the showdown", match.id)
                 return
@@ -262,17 +306,19 @@ class RoundFlow(TableBase):
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
         try:
-            return await self.in_worker(SHOWDOWN, render_showdown, result, lang, title)
+            return await self.services.workers.run(
+                Priority.SHOWDOWN, render_showdown, result, lang, title
+            )
         except Exception:
             log.exception("could not draw the showdown")
             return None
 
-    async def _totals(self, match) -> dict[str, float]:
+    async def _totals(self, match: MatchRecord) -> dict[str, float]:
         names = seat_names(match)
         by_seat = await self.repo.match_totals(match.id)
         return {names[s.seat]: by_seat.get(s.seat, 0) for s in match.seats}
 
-    async def _finish(self, match) -> None:
+    async def _finish(self, match: MatchRecord) -> None:
         totals = await self._totals(match)
         table = standings(totals)
         names = seat_names(match)
@@ -283,15 +329,15 @@ class RoundFlow(TableBase):
         embed = embeds.standings_embed(table, match.language)
         files = []
         try:
-            image = await self.in_worker(
-                SHOWDOWN, render_standings, table, match.language, embed.title
+            image = await self.services.workers.run(
+                Priority.SHOWDOWN, render_standings, table, match.language, embed.title
             )
             files.append(discord.File(io.BytesIO(image), filename="standings.png"))
             embed.set_image(url="attachment://standings.png")
         except Exception:
             log.exception("could not draw the standings")
         try:
-            await self.channel(match.channel_id).send(embed=embed, files=files)
+            await self.services.channel(match.channel_id).send(embed=embed, files=files)
         except discord.HTTPException:
             log.exception("table %s: could not post the final standings", match.id)
 
@@ -299,19 +345,19 @@ class RoundFlow(TableBase):
         self, interaction: discord.Interaction, match_id: int, number: int
     ) -> None:
         await interaction.response.defer()  # acknowledge first
-        lang = await self.user_lang(interaction)
+        lang = await user_lang(self.repo, interaction)
         match = await self.repo.get_match(match_id)
-        if match is None or match.status != "playing":
+        if match is None or match.status != MatchStatus.PLAYING:
             await tell(interaction, t("ans.stale", lang))
             return
-        if not self.is_manager(interaction, match):
+        if not is_manager(interaction, match):
             await tell(interaction, t("ans.host_only", lang))
             return
         current = await self.repo.current_round(match_id)
         if current is not None and current.number > number:  # an old showdown's button
             await tell(interaction, t("ans.next_started", lang, k=current.number))
             return
-        if current is None or current.number != number or current.status != "scored":
+        if current is None or current.number != number or current.status != RoundStatus.SCORED:
             await tell(interaction, t("ans.next_wait", lang))
             return
         await interaction.edit_original_response(view=None)
@@ -328,47 +374,39 @@ class RoundFlow(TableBase):
         if shown.showdown_message_id is None:
             return
         try:
-            message = self.channel(match.channel_id).get_partial_message(shown.showdown_message_id)
+            channel = self.services.channel(match.channel_id)
+            message = channel.get_partial_message(shown.showdown_message_id)
             await message.edit(view=None)
         except discord.HTTPException:
             log.info("table %s: could not take Next off a showdown", match_id)
 
     async def start_next(self, match_id: int, number: int) -> None:
-        async with self.locks[match_id]:
+        async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
-            if match is None or match.status != "playing":
+            if match is None or match.status != MatchStatus.PLAYING:
                 return
             current = await self.repo.current_round(match_id)
-            if current is not None and (current.number >= number or current.status != "scored"):
+            if current is not None and (
+                current.number >= number or current.status != RoundStatus.SCORED
+            ):
                 return
             await self.start_round(match, number)
 
-    # --- start-up -------------------------------------------------------------------------
-
-    async def resume(self) -> None:
-        """Pick every open table up again: lobbies' expiry, countdowns, pending showdowns."""
-        for match in await self.repo.active_matches():
-            try:
-                await self._resume(match)
-            except Exception:
-                log.exception("table %s: could not resume", match.id)
-
-    async def _resume(self, match) -> None:
-        now = time.time()
-        if match.status == "lobby":
-            self.schedule(
-                match.id, match.lobby_expires_at - now, lambda: self.expire_lobby(match.id)
-            )
-            return
-        rnd = await self.repo.current_round(match.id)
+    async def resume(self, match: MatchRecord) -> None:
+        """After a restart, a playing table goes on: its first deal, its round's countdown
+        (and whatever of the deal was not done), or its pending showdown."""
+        match_id = match.id
+        rnd = await self.repo.current_round(match_id)
         if rnd is None:
-            self.schedule(match.id, 0, lambda: self.start_next(match.id, 1))
-        elif rnd.status == "open":
+            self.services.scheduler.schedule(match_id, 0, lambda: self.start_next(match_id, 1))
+        elif rnd.status == RoundStatus.OPEN:
             round_id = rnd.id
-            self.schedule(
-                match.id, rnd.deadline - now, lambda: self.close_round(match.id, round_id)
+            self.services.scheduler.schedule(
+                match_id, rnd.deadline - time.time(), lambda: self.close_round(match_id, round_id)
             )
-            await self._prepare_round(match, rnd)
+            await self.prepare_round(match, rnd)
         else:
             round_id = rnd.id
-            self.schedule(match.id, 0, lambda: self.close_round(match.id, round_id))
+            self.services.scheduler.schedule(
+                match_id, 0, lambda: self.close_round(match_id, round_id)
+            )

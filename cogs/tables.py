@@ -1,19 +1,75 @@
 """Tables in channels: lobby, deal, hand builders, countdown, showdown, next round, resume.
 
-The TableManager is the only place that runs a table. Its state lives in the repository
-(and in components' custom_ids), so a restarted bot picks every table up where it was.
-Each part of a table's life is its own module; this class puts them together.
+A table's state lives in the repository (and in components' custom_ids), so a restarted bot
+picks every table up where it was. The parts that run tables are objects of their own, each
+in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them here:
+
+* ``TableServices`` (cogs/table_base.py): the repository, channels, per-table locks, the
+  worker processes and the ``Scheduler`` (cogs/scheduler.py) of timers and background jobs;
+* ``Rounds`` (cogs/rounds.py): deal, status, countdown, scoring, showdown, next round;
+* ``HandBuilder`` (cogs/hand_builder.py): the builder's clicks; it hands a complete round to
+  the rounds, and both draw builders with one ``BuilderDisplay``;
+* ``Lobby`` (cogs/lobby.py): open, join, leave, computers, start (a round), cancel, expire.
+
+Components find them through the cog: ``tables_of(interaction.client)``.
 """
 
 from __future__ import annotations
 
-from cogs.hand_builder import BuilderFlow
-from cogs.lobby import LobbyFlow
-from cogs.rounds import RoundFlow
-from cogs.table_base import preset_of, round_result, round_scores, seat_names
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["TableManager", "preset_of", "round_result", "round_scores", "seat_names"]
+from discord.ext import commands
+
+from data.repository import MatchStatus
+
+if TYPE_CHECKING:
+    import discord
+
+    from cogs.hand_builder import BuilderDisplay, HandBuilder
+    from cogs.lobby import Lobby
+    from cogs.rounds import Rounds
+    from cogs.scheduler import Scheduler
+    from cogs.table_base import TableServices
+
+log = logging.getLogger(__name__)
+
+CAPSA_COG = "Capsa"  # the name of the cog that holds the tables
 
 
-class TableManager(LobbyFlow, BuilderFlow, RoundFlow):
-    """Runs every table of the bot."""
+@dataclass(frozen=True)
+class Tables:
+    """Every part that runs the bot's tables, assembled once (``cogs.capsa.build_tables``)."""
+
+    scheduler: Scheduler
+    services: TableServices
+    display: BuilderDisplay
+    rounds: Rounds
+    builder: HandBuilder
+    lobby: Lobby
+
+    async def resume(self) -> None:
+        """Pick every open table up again: lobbies' expiry, countdowns, pending showdowns."""
+        for match in await self.services.repo.active_matches():
+            try:
+                if match.status == MatchStatus.LOBBY:
+                    self.lobby.resume(match)
+                else:
+                    await self.rounds.resume(match)
+            except Exception:
+                log.exception("table %s: could not resume", match.id)
+
+    async def stop(self) -> None:
+        """At shutdown: end every timer and background job before the database closes."""
+        await self.scheduler.stop()
+
+
+def tables_of(client: discord.Client) -> Tables:
+    """The tables of the loaded Capsa cog: how a component, which discord.py rebuilds from
+    its custom_id, finds the part that handles it."""
+    cog = client.get_cog(CAPSA_COG) if isinstance(client, commands.Bot) else None
+    tables = getattr(cog, "tables", None)
+    if not isinstance(tables, Tables):
+        raise RuntimeError(f"the {CAPSA_COG} cog is not loaded")
+    return tables

@@ -23,12 +23,9 @@ _CARD = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
-def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> CapsaBot:
+def make_bot(fake: FakeDiscord, db: Path) -> CapsaBot:
     config = Config(token=fake.token, database_path=str(db), guild_ready_timeout=0.05)
-    bot = CapsaBot(config, executor=ThreadPoolExecutor(2))
-    for key, value in overrides.items():
-        setattr(bot.tables, key, value)
-    return bot
+    return CapsaBot(config, executor=ThreadPoolExecutor(2))
 
 
 async def start_bot_process(

@@ -20,6 +20,7 @@ from capsa.presets import SPECIALS, Preset
 from capsa.scoring import RoundResult, Seat, score_round
 from capsa.showdown import pair_line
 from capsa.specials import available
+from cogs.tables import tables_of
 from tests.e2e import cards_in
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
@@ -192,7 +193,7 @@ async def expire_countdown(bot, match_id: int, round_id: int) -> None:
 
     Writes the round's deadline into the past (through the repository's own transaction,
     as the bot stored it) and then does exactly what the bot's deadline timer does when it
-    fires: ``tables.schedule(match, delay, close_round)``, with a delay of 0.
+    fires: ``scheduler.schedule(match, delay, rounds.close_round)``, with a delay of 0.
     """
     repo = bot.repo
 
@@ -205,5 +206,5 @@ async def expire_countdown(bot, match_id: int, round_id: int) -> None:
         repo._round(round_id)
 
     await repo._run(tx)
-    tables = bot.tables
-    tables.schedule(match_id, 0, lambda: tables.close_round(match_id, round_id))
+    tables = tables_of(bot)
+    tables.scheduler.schedule(match_id, 0, lambda: tables.rounds.close_round(match_id, round_id))

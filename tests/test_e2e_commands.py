@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
+from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder
 from tests.e2e_extra import lobby_after, wait_showdown
 from tests.fakediscord import eventually, running_bot
@@ -166,7 +167,7 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         done = await mod.slash("capsa cancel", channel=chan)
         assert done.text() == "mod cancelled the table. Completed rounds stay recorded."
         assert (await bot.repo.get_match(match.id)).status == "cancelled"
-        assert match.id not in bot.tables.timers, "the round-2 countdown is stopped"
+        assert match.id not in tables_of(bot).scheduler.timers, "the round-2 countdown is stopped"
         late = await alice.click(dm_2, "Submit")
         assert late.ephemeral and late.text() == "This round is already over."
         stats = await bot.repo.player_stats(guild.id, alice.id)

@@ -3,8 +3,8 @@
 A table of alice, bob and one computer player, with the shortest countdown the command
 allows (30 s). Alice submits, bob does nothing. So that the test does not wait 30 seconds,
 ``expire_countdown`` moves the round's stored deadline into the past and then does exactly
-what the bot's own deadline timer does when it fires (``tables.schedule(match, 0,
-close_round)``); a real user cannot do this, everything else is the real bot.
+what the bot's own deadline timer does when it fires (``scheduler.schedule(match, 0,
+rounds.close_round)``); a real user cannot do this, everything else is the real bot.
 
 - With the default server setting, bob's rows are the solver's ``normal`` setting, marked
   "auto" in the showdown, and scored like anyone's.
@@ -22,6 +22,7 @@ import re
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
+from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import (
     assert_showdown_is_engines,
@@ -50,7 +51,8 @@ async def _round_where_bob_times_out(fake, bot, chan, alice, bob):
 
     dm_a = await alice.latest_dm(lambda m: "round 1/5" in m.text(), timeout=10)
     dm_b = await bob.latest_dm(lambda m: "round 1/5" in m.text(), timeout=10)
-    await eventually(lambda: match.id in bot.tables.timers)  # the deadline timer is armed
+    timers = tables_of(bot).scheduler.timers
+    await eventually(lambda: match.id in timers)  # the deadline timer is armed
     await play_builder(alice, dm_a)
     await fake.wait_for_message(chan, lambda m: m.id == status.id and "✅ alice" in m.text())
     assert "⏳ bob" in status.text()
@@ -146,7 +148,7 @@ async def test_countdown_runs_even_if_the_status_message_cannot_be_posted(fake_d
         await eventually(lambda: bot.repo.current_round(match.id))
         builder = await alice.latest_dm(lambda m: "round 1/10" in m.text(), timeout=3)
         assert builder.selects(), "alice got her cards"
-        await eventually(lambda: match.id in bot.tables.timers, timeout=3)
+        await eventually(lambda: match.id in tables_of(bot).scheduler.timers, timeout=3)
 
 
 async def test_no_table_is_opened_where_the_bot_cannot_post(fake_discord, tmp_path):

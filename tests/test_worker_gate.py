@@ -1,14 +1,20 @@
 """WorkerGate: at most ``slots`` jobs at once, the rest admitted most urgent first, then first
-come; cancelled waiters and failing jobs never leak or swallow a slot."""
+come; cancelled waiters and failing jobs never leak or swallow a slot. WorkerPool: a broken
+pool is replaced once."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 
 import pytest
 
-from cogs.table_base import CLICK, DEAL, SHOWDOWN, WorkerGate
+from capsa.cards import parse_cards
+from capsa.presets import get_preset
+from cogs.worker_pool import Priority, WorkerGate, WorkerPool
+
+CLICK, DEAL, SHOWDOWN = Priority.CLICK, Priority.DEAL, Priority.SHOWDOWN
 
 TIMEOUT = 5.0
 
@@ -42,7 +48,9 @@ class Tracker:
         return work
 
 
-def spawn(gate: WorkerGate, priority: int, job: Callable[[], Awaitable[str]]) -> asyncio.Task[str]:
+def spawn(
+    gate: WorkerGate, priority: Priority, job: Callable[[], Awaitable[str]]
+) -> asyncio.Task[str]:
     # The task runs gate.run itself (no wait_for wrapper), so cancelling it cancels the wait in
     # the gate directly; the timeouts are on the awaiting side.
     return asyncio.create_task(gate.run(priority, job))
@@ -151,3 +159,41 @@ async def test_zero_slots_still_admits_one_job_at_a_time() -> None:
     tracker.release.set()
     assert await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT) == ["a", "b"]
     assert tracker.peak == 1 and gate.free == 1
+
+
+async def test_a_broken_solver_pool_is_replaced_once() -> None:
+    class Broken(Executor):
+        def submit(self, *args, **kwargs):
+            raise BrokenExecutor("a worker died")
+
+    pool = WorkerPool(1, Broken())
+    renewed: list[ThreadPoolExecutor] = []
+
+    def renew() -> None:
+        renewed.append(ThreadPoolExecutor(1))
+        pool.executor = renewed[-1]
+
+    pool.renew = renew
+    hand = parse_cards("AS KS QS JS TS 9H 9D 5C 5D 3H 2C 7D 8C")
+    try:
+        arrangement = await pool.arrange(hand, get_preset("standard"), "normal", 3, 1)
+        assert len(renewed) == 1
+        assert sorted(arrangement.back + arrangement.middle + arrangement.front) == sorted(hand)
+
+        pool.renew = lambda: None  # the new pool is broken too: the error surfaces
+        pool.executor = Broken()
+        with pytest.raises(BrokenExecutor):
+            await pool.arrange(hand, get_preset("standard"), "normal", 3, 1)
+    finally:
+        for executor in renewed:
+            executor.shutdown(wait=True)
+
+
+def test_a_pool_passed_in_is_neither_renewed_nor_shut_down() -> None:
+    with ThreadPoolExecutor(1) as given:
+        pool = WorkerPool(3, given)
+        assert pool.gate.free == 4  # one job more than the processes
+        pool.warm_up()
+        pool.renew()
+        pool.shutdown()
+        assert pool.executor is given and given.submit(int, "7").result() == 7

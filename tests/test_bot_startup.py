@@ -1,0 +1,178 @@
+"""bot.py: the configuration from the environment, ``main``'s refusals, and the Capsa cog's
+life on the bot (it owns the tables, registers the components, resumes and stops them).
+"""
+
+from __future__ import annotations
+
+import logging
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+
+import bot as bot_module
+import cogs.capsa
+from bot import CapsaBot, Config
+from cogs.tables import CAPSA_COG, tables_of
+from tests.cog_helpers import (
+    new_lobby,
+)
+
+# --- configuration ----------------------------------------------------------------------
+
+
+ENV_KEYS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "SOLVER_WORKERS",
+    "GUILD_READY_TIMEOUT",
+)
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for key in ENV_KEYS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setattr(bot_module, "load_dotenv", lambda *a, **k: False)
+    return monkeypatch
+
+
+def test_config_defaults(clean_env) -> None:
+    config = Config.from_env()
+    assert config == Config(token="")
+    assert config.database_path == "data/capsa.sqlite3" and config.dev_guild_id is None
+    assert config.log_level == "INFO" and config.api_base is None and config.gateway_url is None
+    assert config.solver_workers == 1 and config.guild_ready_timeout == 2.0
+
+
+def test_config_parsing(clean_env) -> None:
+    for key, value in {
+        "DISCORD_TOKEN": "  abc.def  ",
+        "DATABASE_PATH": " /tmp/x.sqlite3 ",
+        "DEV_GUILD_ID": " 123456789012345678 ",
+        "LOG_LEVEL": "debug",
+        "DISCORD_API_BASE": "http://127.0.0.1:1/api/v10",
+        "DISCORD_GATEWAY_URL": "ws://127.0.0.1:1/gateway",
+        "SOLVER_WORKERS": "3",
+        "GUILD_READY_TIMEOUT": "0.25",
+    }.items():
+        clean_env.setenv(key, value)
+    config = Config.from_env()
+    assert config == Config(
+        token="abc.def",
+        database_path="/tmp/x.sqlite3",
+        dev_guild_id=123456789012345678,
+        log_level="DEBUG",
+        api_base="http://127.0.0.1:1/api/v10",
+        gateway_url="ws://127.0.0.1:1/gateway",
+        solver_workers=3,
+        guild_ready_timeout=0.25,
+    )
+    for key in ENV_KEYS[1:]:
+        clean_env.setenv(key, "   " if key != "LOG_LEVEL" else " ")
+    clean_env.setenv("SOLVER_WORKERS", "")
+    clean_env.setenv("GUILD_READY_TIMEOUT", "")
+    blank = Config.from_env()
+    assert blank.database_path == "data/capsa.sqlite3" and blank.dev_guild_id is None
+    assert blank.log_level == "INFO" and blank.api_base is None and blank.gateway_url is None
+    assert blank.solver_workers == 1 and blank.guild_ready_timeout == 2.0
+
+
+@pytest.mark.parametrize("token", [None, "", "   "])
+def test_main_without_a_token_prints_one_line_and_exits_2(clean_env, capsys, token) -> None:
+    if token is not None:
+        clean_env.setenv("DISCORD_TOKEN", token)
+    started = MagicMock()
+    clean_env.setattr(bot_module, "CapsaBot", started)
+    before = discord.http.Route.BASE
+    assert bot_module.main() == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n")
+    assert "DISCORD_TOKEN" in err and ".env" in err and "discord.com/developers" in err
+    assert "Traceback" not in err
+    started.assert_not_called()
+    assert discord.http.Route.BASE == before
+
+
+def test_main_refuses_half_an_endpoint_pair(clean_env, capsys) -> None:
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    clean_env.setenv("DISCORD_API_BASE", "http://127.0.0.1:1/api/v10")
+    clean_env.setattr(logging, "basicConfig", lambda **kw: None)
+    started = MagicMock()
+    clean_env.setattr(bot_module, "CapsaBot", started)
+    before = discord.http.Route.BASE
+    assert bot_module.main() == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "DISCORD_GATEWAY_URL" in err and "Traceback" not in err
+    started.assert_not_called()
+    assert discord.http.Route.BASE == before
+
+
+# --- the Capsa cog on the bot ---------------------------------------------------------------
+
+
+@pytest.fixture
+async def opened_bot(executor, tmp_path):
+    """The real bot with its database open, as after ``setup_hook``'s first step."""
+    client = CapsaBot(Config(token="x", database_path=str(tmp_path / "capsa.sqlite3")), executor)
+    with pytest.raises(RuntimeError, match="database is not open"):
+        client.repo  # noqa: B018
+    await client.open_database()
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_bot) -> None:
+    bot = opened_bot
+    lobby = await new_lobby(bot.repo)
+    store = bot._connection._view_store  # where discord.py keeps the dynamic items
+    assert not store._dynamic_items
+    with pytest.raises(RuntimeError, match="cog is not loaded"):
+        tables_of(bot)
+
+    await cogs.capsa.setup(bot)
+    tables = tables_of(bot)
+    assert bot.get_cog(CAPSA_COG).tables is tables
+    assert not hasattr(bot, "tables")
+    assert tables.services.repo is bot.repo and tables.services.workers is bot.workers
+    assert set(store._dynamic_items.values()) == set(cogs.capsa.DYNAMIC_ITEMS)
+    timer = tables.scheduler.timers[lobby.id]  # resumed: the lobby's expiry is armed
+
+    await bot.remove_cog(CAPSA_COG)
+    assert timer.cancelled()
+    assert not store._dynamic_items
+    with pytest.raises(RuntimeError, match="cog is not loaded"):
+        tables_of(bot)
+    assert (await bot.repo.get_match(lobby.id)).status == "lobby"  # left for the next start
+
+
+async def test_close_stops_the_tables_before_the_database_closes(executor, tmp_path) -> None:
+    bot = CapsaBot(Config(token="x", database_path=str(tmp_path / "capsa.sqlite3")), executor)
+    await bot.open_database()
+    await cogs.capsa.setup(bot)
+    tables = tables_of(bot)
+    events: list[str] = []
+    stop, close = tables.scheduler.stop, bot.repo.close
+
+    async def stopping() -> None:
+        events.append("tables stopped")
+        await stop()
+
+    async def closing() -> None:
+        events.append("database closed")
+        await close()
+
+    tables.scheduler.stop = stopping
+    bot.repo.close = closing
+    tables.scheduler.schedule(1, 600, AsyncMock())
+    timer = tables.scheduler.timers[1]
+    await bot.close()
+    assert events == ["tables stopped", "database closed"]
+    assert timer.cancelled()

@@ -1,0 +1,258 @@
+"""The hand builder's clicks (``HandBuilder.action``): whose seat, which round, selects,
+clear, Auto-arrange, declare, submit and the fouled-setting confirmation.
+"""
+
+from __future__ import annotations
+
+import time
+
+import discord
+import pytest
+
+from capsa.builder import Draft
+from capsa.cards import format_cards
+from capsa.hands import evaluate
+from capsa.i18n import t
+from capsa.names import row_name
+from capsa.presets import get_preset
+from capsa.specials import available
+from cogs import views
+from data import RoundScore
+from tests.cog_helpers import (
+    ALICE,
+    ALICE_HAND,
+    BOB,
+    BOB_HAND,
+    CAROL,
+    CHANNEL,
+    EN,
+    EVE,
+    ID,
+    NOT_YOUR_SEAT,
+    OTHER_CHANNEL,
+    PAIRS,
+    STRONG,
+    cards,
+    draft_of,
+    edited,
+    embed_text,
+    ephemeral,
+    hand_of,
+    make_ix,
+    new_lobby,
+    playing_round,
+)
+
+
+def test_fixture_hands_are_what_the_tests_assume() -> None:
+    standard = get_preset("standard")
+    assert available(cards(ALICE_HAND), standard) == []
+    assert not draft_of(ALICE_HAND, STRONG, PAIRS).fouled
+    assert draft_of(ALICE_HAND, PAIRS, STRONG).fouled
+    assert not set(ALICE_HAND.split()) & set(BOB_HAND.split())
+
+
+async def test_builder_refuses_other_users_clicks(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    for act, values in [
+        ("b", STRONG.split()),
+        ("m", PAIRS.split()),
+        ("a", []),
+        ("d", []),
+        ("c", []),
+        ("s", []),
+        ("f", []),
+    ]:
+        for intruder, locale, text in ((BOB, EN, NOT_YOUR_SEAT), (EVE, ID, "Ini bukan kursimu.")):
+            ix = make_ix(fake_bot, intruder, locale=locale, manage_guild=True)
+            await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values)
+            assert ephemeral(ix) == text, act
+            ix.edit_original_response.assert_not_awaited()
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_builder_on_a_scored_or_cancelled_round_is_over(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    assert await repo.score_round(rnd.id, {}, [RoundScore(0, 3.0), RoundScore(1, -3.0)])
+    for act in ("s", "b", "a"):
+        ix = make_ix(fake_bot, ALICE)
+        values = STRONG.split() if act == "b" else []
+        await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values)
+        assert ephemeral(ix) == "This round is already over."
+    assert not (await hand_of(repo, rnd)).submitted
+
+    match2 = await new_lobby(repo, host=CAROL, seats=2, channel=OTHER_CHANNEL)
+    await repo.add_seat(match2.id, None, "Computer 1", "normal")
+    await repo.start_match(match2.id)
+    rnd2 = await repo.start_round(
+        match2.id, 1, 1, time.time() + 99, {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+    )
+    await repo.cancel_match(match2.id)
+    ix = make_ix(fake_bot, CAROL, locale=ID)
+    await fake_bot.tables.builder.action(ix, "s", rnd2.id, 0, masks, [])
+    assert ephemeral(ix) == "Ronde ini sudah selesai."
+
+
+async def test_builder_after_a_submission_says_already_submitted(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    assert await repo.submit_hand(
+        rnd.id, 0, STRONG.split(), PAIRS.split(), ["2C", "7D", "8C"], None, False
+    )
+    before = await hand_of(repo, rnd)
+    fouled_masks = draft_of(ALICE_HAND, PAIRS, STRONG).masks
+    for act, values in (("s", []), ("f", []), ("b", PAIRS.split()), ("c", []), ("a", [])):
+        ix = make_ix(fake_bot, ALICE)
+        await fake_bot.tables.builder.action(ix, act, rnd.id, 0, fouled_masks, values)
+        assert ephemeral(ix) == "You already submitted this round."
+    assert await hand_of(repo, rnd) == before
+
+
+async def test_builder_on_an_unknown_round_is_stale(fake_bot, repo) -> None:
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "s", 424242, 0, (0, 0), [])
+    assert ephemeral(ix) == "This table is no longer open."
+
+
+@pytest.mark.parametrize("back,middle", [("", ""), (STRONG, ""), ("", PAIRS)])
+@pytest.mark.parametrize("act", ["s", "f"])
+async def test_submit_with_an_incomplete_draft_is_refused(
+    fake_bot, repo, act, back, middle
+) -> None:
+    match, rnd = await playing_round(repo)
+    masks = draft_of(ALICE_HAND, back, middle).masks
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, [])
+    assert ephemeral(ix) == "Pick the back and the middle first (5 cards each)."
+    ix = make_ix(fake_bot, ALICE, locale=ID)
+    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, [])
+    assert ephemeral(ix) == t("hand.incomplete", "id")
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_submit_of_a_fouled_draft_asks_first(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    draft = draft_of(ALICE_HAND, PAIRS, STRONG)
+    ix = make_ix(fake_bot, ALICE, locale=ID, message_id=4000)
+    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.masks, [])
+    kwargs = ix.followup.send.await_args.kwargs
+    assert ix.followup.send.await_args.args == (t("hand.confirm_foul", "id"),)
+    assert kwargs["ephemeral"] is True
+    (button,) = kwargs["view"].children
+    assert isinstance(button, views.BuilderButton)
+    assert (button.act, button.round_id, button.seat, button.masks) == ("f", rnd.id, 0, draft.masks)
+    assert button.item.label == "Tetap kirim (salah susun)"
+    assert button.item.style is discord.ButtonStyle.danger
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_confirmed_foul_is_stored_fouled_and_locks_the_dm_builder(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    await repo.set_dm_message(rnd.id, 0, 600, 601)
+    await repo.set_round_messages(rnd.id, status_message_id=700)
+    draft = draft_of(ALICE_HAND, PAIRS, STRONG)
+    ix = make_ix(fake_bot, ALICE, message_id=4000)  # the ephemeral confirm message
+    await fake_bot.tables.builder.action(ix, "f", rnd.id, 0, draft.masks, [])
+    hand = await hand_of(repo, rnd)
+    assert hand.submitted and hand.fouled and not hand.auto and hand.declare is None
+    assert set(hand.back) == set(PAIRS.split()) and set(hand.middle) == set(STRONG.split())
+    assert set(hand.front) == {"2C", "7D", "8C"}
+    kwargs = edited(ix)
+    assert kwargs["view"] is None and "Locked in" in kwargs["embed"].description
+    dm = fake_bot.channels[600].get_partial_message(601)
+    dm.edit.assert_awaited_once()
+    assert dm.edit.await_args.kwargs["view"] is None
+    assert "Locked in" in dm.edit.await_args.kwargs["embed"].description
+    status = fake_bot.channels[CHANNEL].get_partial_message(700)
+    text = embed_text(status.edit.await_args.kwargs["embed"])
+    assert "✅ alice" in text and "⏳ bob" in text
+    assert not (await hand_of(repo, rnd, 1)).submitted
+
+
+async def test_submit_of_a_valid_draft_stores_it_unfouled(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    draft = draft_of(ALICE_HAND, STRONG, PAIRS)
+    ix = make_ix(fake_bot, ALICE, locale=ID, message_id=None)
+    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.masks, [])
+    hand = await hand_of(repo, rnd)
+    assert hand.submitted and not hand.fouled
+    assert set(hand.back) == set(STRONG.split())
+    kwargs = edited(ix)
+    assert kwargs["view"] is None and kwargs["embed"].description.startswith("🔒 Terkunci")
+    again = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(again, "s", rnd.id, 0, draft.masks, [])
+    assert ephemeral(again) == "You already submitted this round."
+
+
+@pytest.mark.parametrize(
+    "act,masks_of,values,expected",
+    [
+        ("m", (STRONG, ""), "AS 9H 9D 5C 5D", "A♠ is already in another row"),
+        ("b", ("", PAIRS), "AS KS QS JS 3H", "3♥ is already in another row"),
+        ("b", ("", ""), "AS KS QS JS", "The back row needs exactly 5 cards; you picked 4."),
+        ("m", ("", ""), "AS KS QS JS TS 9H", "The middle row needs exactly 5 cards; you picked 6"),
+        ("b", ("", ""), "AS KS QS JS 2H", "2♥ is not in your hand"),  # not in the hand
+    ],
+)
+async def test_bad_select_values_get_a_clear_error(
+    fake_bot, repo, act, masks_of, values, expected
+) -> None:
+    match, rnd = await playing_round(repo)
+    masks = draft_of(ALICE_HAND, *masks_of).masks
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values.split())
+    assert expected in ephemeral(ix)
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_bad_select_values_in_indonesian(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    masks = draft_of(ALICE_HAND, STRONG, "").masks
+    ix = make_ix(fake_bot, ALICE, locale=ID)
+    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, masks, "KS 9H 9D 5C 5D".split())
+    assert ephemeral(ix) == t("builder.clash", "id", card="K♠")
+
+
+async def test_selects_and_clear_redraw_the_builder_with_new_masks(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "b", rnd.id, 0, (0, 0), STRONG.split())
+    kwargs = edited(ix)
+    after_back = draft_of(ALICE_HAND, STRONG, "")
+    assert {c.masks for c in kwargs["view"].children} == {after_back.masks}
+    royal = row_name(evaluate(cards(STRONG)), "en")
+    assert f"{format_cards(cards(STRONG), symbols=True)} — {royal}" in embed_text(kwargs["embed"])
+    assert len(kwargs["attachments"]) == 1  # the hand picture
+
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, after_back.masks, PAIRS.split())
+    complete = draft_of(ALICE_HAND, STRONG, PAIRS)
+    assert {c.masks for c in edited(ix)["view"].children} == {complete.masks}
+    assert t("builder.ok", "en") in embed_text(edited(ix)["embed"])
+
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "c", rnd.id, 0, complete.masks, [])
+    assert {c.masks for c in edited(ix)["view"].children} == {(0, 0)}
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_auto_arrange_fills_a_valid_setting_without_submitting(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    ix.response.defer.assert_awaited_once()
+    kwargs = ix.edit_original_response.await_args.kwargs
+    (masks,) = {c.masks for c in kwargs["view"].children}
+    draft = Draft.decode(cards(ALICE_HAND), *masks)
+    assert draft.complete and not draft.fouled
+    assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_declare_without_a_special_is_refused(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    ix = make_ix(fake_bot, ALICE, locale=ID)
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
+    assert ephemeral(ix) == t("hand.no_special", "id")
+    assert not (await hand_of(repo, rnd)).submitted

@@ -1,0 +1,172 @@
+"""Embeds fit Discord's limits with the longest names, rules and languages, and cut nothing."""
+
+from __future__ import annotations
+
+import random
+import time
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from capsa.builder import Draft
+from capsa.cards import DECK
+from capsa.hands import evaluate, is_fouled
+from capsa.i18n import t
+from capsa.match import standings
+from capsa.names import special_name
+from capsa.presets import PRESETS, get_preset
+from capsa.scoring import Seat, score_round
+from capsa.showdown import pair_line, player_lines
+from capsa.solver import arrange
+from cogs import embeds
+from cogs.table_base import seat_names
+from tests.cog_helpers import (
+    ALICE,
+    ALICE_HAND,
+    BOB,
+    BOB_HAND,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    PAIRS,
+    STRONG,
+    cards,
+    draft_of,
+    embed_text,
+)
+
+LONG_NAMES = [
+    "Alexandria Wilhelmina Kusumawati",
+    "Bartholomew Maximilian Santosooo",
+    "Alexandria Wilhelmina Kusumawati",  # a repeated name gets its seat number
+    "Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww",
+]
+
+
+def check_embed(embed: discord.Embed) -> int:
+    assert len(embed.title or "") <= 256
+    assert len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    for field in embed.fields:
+        assert 1 <= len(field.name) <= 256, field.name
+        assert 1 <= len(field.value) <= 1024, field.value
+    assert len(embed.footer.text or "") <= 2048
+    return len(embed)
+
+
+def four_player_result(preset_name: str, scenario: str):
+    """Four long (one repeated) names. ``special``: a dragon declared, one fouled setting, two
+    solver settings. ``bonuses``: a royal flush, quads and front trips sweep three opponents."""
+    preset = get_preset(preset_name)
+    if scenario == "special":
+        strong = [DECK[(r * 4) + (r % 4)] for r in range(13)]  # one of each rank
+    else:
+        strong = cards("AS KS QS JS TS 9S 9H 9D 9C 2D 8S 8H 8D")
+    rest = [c for c in DECK if c not in strong]
+    random.Random(7).shuffle(rest)
+    hands = [strong, rest[:13], rest[13:26], rest[26:]]
+    fake = SimpleNamespace(
+        seats=[SimpleNamespace(seat=i, name=n) for i, n in enumerate(LONG_NAMES)]
+    )
+    names = seat_names(fake)
+    seats = []
+    for index, hand in enumerate(hands):
+        if scenario == "bonuses" and index == 0:
+            seats.append(Seat(names[0], tuple(hand[:5]), tuple(hand[5:10]), tuple(hand[10:])))
+            continue
+        choice = arrange(hand, preset, "normal", 3, seed=index)
+        back, middle, front = choice.back, choice.middle, choice.front
+        declare = choice.declare
+        if scenario == "special" and index == 1:  # fouled: swap the back and the middle
+            back, middle, front = choice.ordinary[1], choice.ordinary[0], choice.ordinary[2]
+            declare = None
+            assert is_fouled(evaluate(back), evaluate(middle), evaluate(front))
+        seats.append(Seat(names[index], back, middle, front, declare=declare))
+    assert (seats[0].declare == "dragon") is (scenario == "special")
+    return score_round(seats, preset), names
+
+
+@pytest.mark.parametrize("scenario", ["special", "bonuses"])
+@pytest.mark.parametrize("lang", ["en", "id"])
+@pytest.mark.parametrize("preset_name", list(PRESETS))
+def test_showdown_embeds_fit_discord_limits(preset_name, lang, scenario) -> None:
+    result, names = four_player_result(preset_name, scenario)
+    assert names[2] == f"{LONG_NAMES[2]} (3)"
+    totals = {p.name: -1234.5 + i for i, p in enumerate(result.players)}
+    auto = {2, 3}
+    embed_list = embeds.showdown_embeds(result, totals, 10, 10, lang, auto=auto)
+    embed_list[-1].add_field(
+        name="⏭️", value=t("sd.next_at", lang, when=embeds.relative(2e9)), inline=False
+    )
+    total = sum(check_embed(e) for e in embed_list)
+    assert total <= 6000, total
+    assert len(embed_list) <= 10
+    rows_text = embed_text(embed_list[0])
+    assert all(name in rows_text for name in names.values())
+    assert t("sd.auto", lang) in rows_text
+    for index, field in enumerate(embed_list[0].fields[: len(result.players)]):
+        full = "\n".join(player_lines(result, index, lang, auto=index in auto))
+        assert field.value == full, "a player's rows were cut"
+    full = "\n".join(pair_line(result, pair, lang) for pair in result.pairs)
+    assert embed_list[1].description == full, "the head-to-head text was cut"
+    assert embed_list[1].footer.text == t("sd.round_footer", lang, k=10, n=10, preset=result.preset)
+    final = embeds.standings_embed(standings(totals), lang)
+    assert check_embed(final) <= 6000
+    assert all(name in final.description for name in names.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "id"])
+async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
+    long = "W" * 32
+    match = await repo.create_match(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ALICE,
+        preset="chinese-poker",
+        options={},
+        rounds_total=10,
+        countdown=300,
+        bot_level="hard",
+        timeout_action="auto",
+        seats_count=4,
+        language=lang,
+        lobby_expires_at=time.time() + 600,
+        host_name=long,
+    )
+    await repo.add_seat(match.id, BOB, long + "b")
+    await repo.add_seat(match.id, None, t("seat.computer", lang, n=1), "hard")
+    match = await repo.get_match(match.id)
+    for key in (None, "lobby.started", "lobby.cancelled", "lobby.expired"):
+        embed = embeds.lobby_embed(match, lang, key)
+        assert check_embed(embed) <= 6000
+        assert embed.fields[0].value.count("\n") == 3  # four seats listed
+    lobby = embeds.lobby_embed(match, lang)
+    assert long in lobby.description and t(f"choice.{match.bot_level}", lang) in lobby.description
+    assert t("lobby.empty", lang) in lobby.fields[0].value
+
+    await repo.add_seat(match.id, CAROL, long + "c")
+    await repo.start_match(match.id)
+    match = await repo.get_match(match.id)
+    deal = {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+    leftover = [c.code for c in DECK if c.code not in ALICE_HAND.split() + BOB_HAND.split()]
+    deal |= {2: leftover[:13], 3: leftover[13:26]}
+    rnd = await repo.start_round(match.id, 10, 1, time.time() + 300, deal)
+    status = embeds.status_embed(match, rnd, lang)
+    assert check_embed(status) <= 6000 and status.title == t("round.title", lang, k=10, n=10)
+    assert status.fields[0].value.count("⏳") == 4
+
+    note = t("hand.special", lang, special=special_name("dragon", lang), value=78, ordinary="+12.5")
+    for draft in (
+        Draft.start(cards(ALICE_HAND)),
+        draft_of(ALICE_HAND, STRONG, ""),
+        draft_of(ALICE_HAND, PAIRS, STRONG),
+    ):
+        builder = embeds.builder_embed(match, rnd, 0, draft, lang, note)
+        assert check_embed(builder) <= 6000
+        assert note in embed_text(builder)
+    fouled = embeds.builder_embed(match, rnd, 0, draft_of(ALICE_HAND, PAIRS, STRONG), lang)
+    assert t("builder.fouled", lang) in embed_text(fouled)
+    locked = embeds.locked_embed(match, rnd, draft_of(ALICE_HAND, STRONG, PAIRS), lang, "dragon")
+    assert check_embed(locked) <= 6000
+    assert special_name("dragon", lang) in locked.description

@@ -1,0 +1,101 @@
+"""Rounds: a refused DM, the pause before the next round, and a showdown posted by a later
+``close_round``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from unittest.mock import MagicMock
+
+import discord
+import pytest
+
+from capsa.presets import get_preset
+from capsa.solver import arrange
+from cogs.table_base import DM_REFUSED
+from tests.cog_helpers import (
+    ALICE,
+    ALICE_HAND,
+    BOB,
+    BOB_HAND,
+    CHANNEL,
+    cards,
+    playing_round,
+)
+
+
+async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
+    fake_bot, repo
+) -> None:
+    match, rnd = await playing_round(repo)
+    dm = fake_bot.get_partial_messageable(90_000 + BOB)
+    closed = {"code": 50007, "message": "Cannot send messages to this user"}
+    dm.send.side_effect = discord.Forbidden(MagicMock(status=403, reason="Forbidden"), closed)
+    channel = fake_bot.get_partial_messageable(CHANNEL)
+
+    def told_bob() -> int:
+        return sum(1 for c in channel.send.call_args_list if c.args and f"<@{BOB}>" in c.args[0])
+
+    await fake_bot.tables.rounds.prepare_round(match, rnd)
+    assert told_bob() == 1
+    stored = await repo.get_round(rnd.id)
+    assert stored.hands[1].dm_message_id == DM_REFUSED and stored.hands[0].dm_message_id
+    await fake_bot.tables.rounds.prepare_round(match, stored)  # what a restart does
+    assert told_bob() == 1
+    assert dm.send.call_count == 1  # and the DM is not tried again
+    alice_dm = fake_bot.get_partial_messageable(90_000 + ALICE)
+    assert alice_dm.send.call_count == 1
+
+
+async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_bot, repo) -> None:
+    match, rnd = await playing_round(repo)
+    tables = fake_bot.tables
+    tables.rounds.next_round_seconds = 0
+    for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
+        rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
+        codes = [[c.code for c in row] for row in rows]
+        assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
+    await tables.rounds.close_round(match.id, rnd.id)
+    shown = await repo.get_round(rnd.id)
+    assert shown.showdown_message_id is not None
+    for _ in range(300):
+        current = await repo.current_round(match.id)
+        if current.number == 2 and current.status_message_id is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert current.number == 2
+    showdown = fake_bot.get_partial_messageable(CHANNEL).get_partial_message(
+        shown.showdown_message_id
+    )
+    for _ in range(100):
+        if showdown.edit.await_count:
+            break
+        await asyncio.sleep(0.01)
+    showdown.edit.assert_awaited_once_with(view=None)
+
+
+async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bot, repo) -> None:
+    """The round was scored, then posting failed: the next close_round posts the showdown
+    and updates the status message too (it is not left saying "waiting")."""
+    match, rnd = await playing_round(repo)
+    await repo.set_round_messages(rnd.id, status_message_id=4242)
+    tables = fake_bot.tables
+    real_post = tables.rounds._post_showdown
+    fails = [1]
+
+    async def post_once(*args):
+        if fails:
+            fails.pop()
+            raise discord.DiscordServerError(MagicMock(status=503, reason="down"), "down")
+        return await real_post(*args)
+
+    tables.rounds._post_showdown = post_once
+    with pytest.raises(discord.DiscordServerError):
+        await tables.rounds.close_round(match.id, rnd.id)
+    assert (await repo.get_round(rnd.id)).status == "scored"
+    status = fake_bot.get_partial_messageable(CHANNEL).get_partial_message(4242)
+    assert status.edit.await_count == 0
+    await tables.rounds.close_round(match.id, rnd.id)
+    assert (await repo.get_round(rnd.id)).showdown_message_id is not None
+    assert status.edit.await_count == 1
+    assert status.edit.await_args.kwargs["view"] is None  # "Show my hand" is gone
