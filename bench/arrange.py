@@ -31,7 +31,9 @@ from capsa.cards import DECK, deal
 from capsa.evaluator import C3, C5, MASK5, HandTables
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
-from capsa.solver import arrange, normal_choice, top_candidates
+from capsa.solver import arrange
+from capsa.solver_mc import top_candidates
+from capsa.solver_model import normal_choice
 
 PRESET = get_preset("standard")
 SEED = 424242
@@ -112,8 +114,9 @@ def strength(n_deals: int, workers: int, pairings) -> None:
 
 
 def _regret_chunk(args):
-    from capsa.solver import best_special, find_specials
+    from capsa.evaluator import find_specials
     from capsa.solver_mc import mc_points
+    from capsa.solver_model import best_special
 
     hands, samples = args
     out = []

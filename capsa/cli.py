@@ -1,4 +1,5 @@
-"""The command line: ``score`` and ``rank`` (more commands register themselves here).
+"""The command line: ``score`` and ``rank`` are defined here; ``arrange`` (capsa.solver_cli)
+and ``play`` (capsa.play) are imported, and ``COMMANDS`` lists them all.
 
 Bad input always exits with status 2 and one line on stderr; never a traceback.
 """
@@ -8,17 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from capsa.cards import CapsaError, parse_cards
+from capsa.commands import EXIT_BAD_INPUT, Command, command
 from capsa.hands import evaluate
 from capsa.match import seat_from_dict
 from capsa.names import row_name
+from capsa.play import cmd_play
 from capsa.presets import get_preset
 from capsa.scoring import score_round
-
-EXIT_BAD_INPUT = 2
+from capsa.solver_cli import cmd_arrange
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,19 +82,7 @@ def cmd_rank(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
     return 0
 
 
-Command = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
-_COMMANDS: dict[str, tuple[Command, Callable[[argparse.ArgumentParser], None], str]] = {}
-
-
-def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentParser], None]):
-    def register(func: Command) -> Command:
-        _COMMANDS[name] = (func, configure, help_text)
-        return func
-
-    return register
-
-
-command(
+SCORE = command(
     "score",
     "score a round given as JSON on stdin",
     lambda p: p.add_argument("--batch", action="store_true", help="one JSON object per line"),
@@ -104,17 +94,16 @@ def _rank_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("en", "id"), default="en")
 
 
-command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)
+RANK = command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (SCORE, RANK, cmd_play, cmd_arrange)}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import capsa.play
-    import capsa.solver_cli  # noqa: F401  (registers arrange)
-
     parser = _Parser(prog="python -m capsa", description="Capsa Susun engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, (_, configure, help_text) in _COMMANDS.items():
-        configure(sub.add_parser(name, help=help_text, description=help_text))
+    for c in COMMANDS.values():
+        c.configure(sub.add_parser(c.name, help=c.help, description=c.help))
     return parser
 
 
@@ -127,7 +116,7 @@ def main(
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     try:
         args = build_parser().parse_args(argv)
-        return _COMMANDS[args.command][0](args, stdin, stdout, stderr)
+        return COMMANDS[args.command](args, stdin, stdout, stderr)
     except CapsaError as err:
         stderr.write(f"error: {err}\n")
         return EXIT_BAD_INPUT

@@ -1,4 +1,5 @@
-"""Vectorised row strengths for the solver: lookup tables and the 36,036 split structure.
+"""What a hand can make, vectorised for the solver: row strengths (lookup tables), the
+36,036 split structure, and the specials it can form.
 
 Every rank-only strength of capsa.hands (five-card rows and three-card fronts, one scale)
 gets a dense *class id*: ``STRENGTHS[cls]`` is the strength and class ids are ordered like
@@ -19,6 +20,7 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 
 from capsa.hands import strength3, strength5
+from capsa.presets import SPECIALS, Preset
 
 # --- the strength scale -------------------------------------------------------------------
 
@@ -103,6 +105,7 @@ def _build_splits():
 
 SPLIT_A, SPLIT_B, SPLIT_F = _build_splits()  # 36,036 unordered splits
 N_SPLITS_ORDERED = len(C5) * 56  # 72,072
+SplitRows = tuple[np.ndarray, np.ndarray, np.ndarray]  # sorted positions: back, middle, front
 
 
 class HandTables:
@@ -149,7 +152,7 @@ class HandTables:
         self.middle = middle.take(self.valid)
         self.front = front.take(self.valid)
 
-    def rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rows(self, k: int) -> SplitRows:
         """Sorted positions (back, middle, front) of the k-th valid split."""
         s = self.valid[k]
         a, b = C5[SPLIT_A[s]], C5[SPLIT_B[s]]
@@ -167,3 +170,66 @@ class HandTables:
 
     def front_subset(self, k: np.ndarray) -> np.ndarray:
         return SPLIT_F[self.valid[k]]
+
+
+# --- specials -----------------------------------------------------------------------------
+# The vectorised twin of capsa.specials (which the hand builder uses on Card objects);
+# tests/test_solver.py checks that the two find the same specials.
+
+
+def _straight3(ranks: np.ndarray) -> np.ndarray:
+    r = ranks[C3]  # ascending
+    run = (r[:, 1] == r[:, 0] + 1) & (r[:, 2] == r[:, 1] + 1)
+    wheel = (r[:, 0] == 2) & (r[:, 1] == 3) & (r[:, 2] == 14)
+    return run | wheel
+
+
+def special_splits(tables: HandTables, special: str) -> np.ndarray:
+    """Indices (into the 36,036 unordered splits) that form three straights/flushes."""
+    if special == "three_flushes":
+        counts = np.bincount(tables.suits, minlength=4)
+        if not np.isin(counts, (0, 3, 5, 8, 10, 13)).all():
+            return np.zeros(0, dtype=np.intp)
+        five = tables.flush5
+        s3 = tables.suits[C3]
+        three = (s3 == s3[:, :1]).all(axis=1)
+    else:
+        five = np.isin(LEVEL[tables.cls5], (4, 8))
+        if five.sum() < 2:
+            return np.zeros(0, dtype=np.intp)
+        three = _straight3(tables.ranks)
+    return np.flatnonzero(five[SPLIT_A] & five[SPLIT_B] & three[SPLIT_F])
+
+
+def find_specials(tables: HandTables, preset: Preset) -> dict[str, SplitRows | None]:
+    """The specials the hand holds that the preset pays: name -> rows (sorted positions)
+    for three straights/flushes, None for dragon/six pairs (they use any rows)."""
+    found: dict[str, SplitRows | None] = {}
+    ranks = tables.ranks
+    for special in SPECIALS:
+        if not preset.pays(special):
+            continue
+        if special == "dragon":
+            if len(set(ranks.tolist())) == 13:
+                found[special] = None
+        elif special == "six_pairs":
+            if (np.bincount(ranks, minlength=15) // 2).sum() >= 6:
+                found[special] = None
+        else:
+            splits = special_splits(tables, special)
+            if len(splits):
+                found[special] = _best_special_rows(tables, splits)
+    return found
+
+
+def _best_special_rows(tables: HandTables, splits: np.ndarray) -> SplitRows:
+    """The special-forming split with the strongest back, then middle, then front."""
+    ca, cb = tables.cls5[SPLIT_A[splits]], tables.cls5[SPLIT_B[splits]]
+    back, middle = np.maximum(ca, cb), np.minimum(ca, cb)
+    front = tables.cls3[SPLIT_F[splits]]
+    best = np.lexsort((front, middle, back))[-1]
+    s = splits[best]
+    a, b = C5[SPLIT_A[s]], C5[SPLIT_B[s]]
+    if ca[best] < cb[best]:
+        a, b = b, a
+    return a, b, C3[SPLIT_F[s]]

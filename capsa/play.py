@@ -10,7 +10,7 @@ import random
 from typing import TextIO
 
 from capsa.cards import CapsaError, Card, check_setting, deal, format_cards, parse_cards, sort_hand
-from capsa.cli import command
+from capsa.commands import command
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import register, t
 from capsa.match import MATCH_LENGTHS, Match

@@ -1,4 +1,4 @@
-"""The ``arrange`` and ``play`` commands (registered with capsa.cli.command on import)."""
+"""The ``arrange`` command (capsa.cli lists it)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from typing import TextIO
 
 from capsa.cards import CapsaError, parse_cards
-from capsa.cli import EXIT_BAD_INPUT, command
+from capsa.commands import EXIT_BAD_INPUT, command
 from capsa.presets import PRESETS, get_preset
 from capsa.settings import LEVELS
 from capsa.solver import arrange

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables
-from capsa.hands import ALL_CATEGORIES, Row
-from capsa.presets import METHOD_EXTRA, POSITIONS, SPECIALS, Preset
+from capsa.cards import DECK
+from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables, find_specials
+from capsa.hands import Row
+from capsa.presets import METHOD_EXTRA, SPECIALS, Preset
+from capsa.solver_model import best_special, normal_choice, should_declare, value_table
 from capsa.specials import compare_specials
 
 HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
@@ -72,14 +74,6 @@ def subset_keys(
         )
         out.append(showdown_key(STRENGTHS[cls], level, lead, key_suit, flush_suit, tiebreak))
     return out[0], out[1]
-
-
-def value_table(preset: Preset) -> np.ndarray:
-    """values[position, category index] of a winning row (1 + royalty for units)."""
-    table = np.array(
-        [[preset.row_value(p, c) for c in ALL_CATEGORIES] for p in POSITIONS], dtype=np.float64
-    )
-    return table + 1.0 if preset.scoring == "units" else table
 
 
 # --- exact pairwise scoring, vectorised ----------------------------------------------------
@@ -171,6 +165,29 @@ def _opp_sweeps_others(opp_keys: np.ndarray, opp_special: np.ndarray) -> np.ndar
 # --- the hard level -----------------------------------------------------------------------
 
 
+def top_candidates(tables: HandTables, ev: np.ndarray, count: int, pool: int = 96) -> np.ndarray:
+    """The best ``count`` Pareto-undominated splits by ``ev`` (indices into valid splits).
+
+    The ``pool`` best by ``ev`` are checked against every valid split for domination,
+    so an undominated split is never dropped in favour of a dominated one.
+    """
+    n = len(ev)
+    pool = min(pool, n)
+    top = np.argpartition(-ev, pool - 1)[:pool] if pool < n else np.arange(n)
+    top = top[np.argsort(-ev[top], kind="stable")]
+    b, m, f = tables.back, tables.middle, tables.front
+    tb, tm, tf = b[top][:, None], m[top][:, None], f[top][:, None]
+    ge = (b >= tb) & (m >= tm) & (f >= tf)
+    gt = (b > tb) | (m > tm) | (f > tf)
+    dominated = (ge & gt).any(axis=1)
+    keep = top[~dominated]
+    # one split per strength triple
+    key = (b[keep].astype(np.int64) << 28) | (m[keep].astype(np.int64) << 14) | f[keep]
+    _, first = np.unique(key, return_index=True)
+    keep = keep[np.sort(first)]
+    return keep[:count]
+
+
 class Seated:
     """A normal-set hand as the MC needs it."""
 
@@ -182,8 +199,6 @@ class Seated:
 
 def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> Seated:
     """``values`` is value_table(preset), built once per solve."""
-    from capsa.solver import best_special, find_specials, normal_choice, should_declare
-
     tables = HandTables(indices)
     best, ev = normal_choice(tables, preset, opponents)
     found = find_specials(tables, preset)
@@ -204,8 +219,6 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np
 
 
 def _card_setting(tables: HandTables, rows):
-    from capsa.cards import DECK
-
     return tuple(tuple(DECK[int(tables.indices[p])] for p in row) for row in rows)
 
 
@@ -267,8 +280,6 @@ def hard_choice(
     special_rows,
 ) -> tuple[int, float, float | None]:
     """(chosen valid split, its expected points, expected points of declaring special)."""
-    from capsa.solver import top_candidates
-
     cands = top_candidates(tables, ev, HARD_CANDIDATES)
     n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
     points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed)

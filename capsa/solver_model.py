@@ -1,4 +1,4 @@
-"""The `normal` setter's model: expected points of a split from per-row win probabilities.
+"""The `normal` and `easy` setters: expected points of a split from per-row win probabilities.
 
 As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
 read from a table indexed by the row's strength and position (``capsa/row_tables.npz``,
@@ -20,6 +20,9 @@ opponents, s the chance that a hand sweeps another random hand, ``mv``/``mL`` th
 a row's value the multiplier applies to (everything for ``multiply``, the base 1 for
 ``base``). ``units`` scoring (chinese-poker) adds +3 for a sweep (1-6) or +-1 for the
 majority of rows (2-4) instead.
+
+The rule for declaring a special (``should_declare``) lives here too: ``normal`` uses it for
+the hand being solved and, in capsa.solver_mc, for every opponent it sets.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS
-from capsa.presets import METHOD_EXTRA, POSITIONS, Preset
-from capsa.solver_mc import value_table
+from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS, HandTables, SplitRows
+from capsa.hands import ALL_CATEGORIES
+from capsa.presets import METHOD_EXTRA, POSITIONS, SPECIALS, Preset
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
 # feature columns of RowModel.features[position]
@@ -58,6 +61,14 @@ def preset_key(preset: Preset) -> tuple:
         preset.table_sweep_min_opponents,
         preset.method,
     )
+
+
+def value_table(preset: Preset) -> np.ndarray:
+    """values[position, category index] of a winning row (1 + royalty for units)."""
+    table = np.array(
+        [[preset.row_value(p, c) for c in ALL_CATEGORIES] for p in POSITIONS], dtype=np.float64
+    )
+    return table + 1.0 if preset.scoring == "units" else table
 
 
 def class_values(preset: Preset, position: str) -> np.ndarray:
@@ -160,3 +171,38 @@ def model_for(preset: Preset, opponents: int) -> RowModel:
         counts, sweep = load_tables()
         model = _MODELS[key] = RowModel(preset, opponents, counts, sweep)
     return model
+
+
+# --- the setters --------------------------------------------------------------------------
+
+
+def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, np.ndarray]:
+    """(index of the best valid split, expected points per opponent of every valid split)."""
+    model = model_for(preset, opponents)
+    ev = model.split_ev(tables.back, tables.middle, tables.front)
+    return int(np.argmax(ev)), ev
+
+
+def easy_choice(tables: HandTables, preset: Preset, opponents: int, seed: int) -> int:
+    """The valid split whose rows win most often on their own (no bonuses, no sweeps),
+    chosen with a little seeded noise among the best few."""
+    model = model_for(preset, opponents)
+    score = model.row_win(tables.back, tables.middle, tables.front)
+    n = min(12, len(score))
+    top = np.argpartition(-score, n - 1)[:n] if n < len(score) else np.arange(len(score))
+    top = top[np.argsort(-score[top], kind="stable")]
+    noise = np.random.default_rng(seed).normal(0.0, 0.06, len(top))
+    return int(top[np.argmax(score[top] + noise)])
+
+
+def best_special(found: dict[str, SplitRows | None], preset: Preset) -> str | None:
+    """The most valuable of the specials found (the higher-ranked one on equal value)."""
+    if not found:
+        return None
+    return max(found, key=lambda s: (preset.specials[s], -SPECIALS.index(s)))
+
+
+def should_declare(special: str, special_value: float, ordinary_expected: float) -> bool:
+    """The expected-value rule. A dragon is always declared: nothing outranks it, so its
+    points are certain (a choice of this solver, not a rule of the game)."""
+    return special == "dragon" or special_value > ordinary_expected

@@ -7,6 +7,8 @@ import ctypes.util
 import signal
 
 from capsa.cards import DECK
+from capsa.render import render_hand
+from capsa.solver_model import load_tables
 
 
 def init_worker() -> None:
@@ -17,9 +19,6 @@ def init_worker() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass  # not Linux: the pool's own shutdown still ends the workers on a normal exit
-    from capsa.render import render_hand
-    from capsa.solver_model import load_tables
-
     load_tables()
     render_hand(tuple(DECK[:13]), None, "en")  # fonts and card pictures, before the first deal
 

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import capsa.solver_cli  # noqa: F401  (registers the command until capsa.cli imports it)
 from capsa.cards import deal, format_cards
 from capsa.cli import main
 from capsa.presets import get_preset

@@ -17,26 +17,21 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-import capsa.solver_cli  # noqa: F401  (registers arrange/play until capsa.cli imports it)
 from capsa import evaluator as ev
 from capsa.cards import DECK, CapsaError, deal, parse_cards
 from capsa.cli import main
 from capsa.hands import compare, evaluate, is_fouled, strength3, strength5
 from capsa.presets import PRESETS, get_preset
 from capsa.scoring import Seat, score_round
-from capsa.solver import (
-    Arrangement,
-    arrange,
-    arrange_async,
-    normal_choice,
-    top_candidates,
-)
-from capsa.solver_mc import row_key, score_seat, showdown_key, subset_keys
-from capsa.specials import holds
+from capsa.solver import Arrangement, arrange, arrange_async, check_hand
+from capsa.solver_mc import row_key, score_seat, showdown_key, subset_keys, top_candidates
+from capsa.solver_model import normal_choice, value_table
+from capsa.specials import available, compare_specials, holds
+from tests.test_specials import _near_special
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDARD = get_preset("standard")
-RUN = "import capsa.solver_cli, sys; from capsa.cli import main; sys.exit(main())"
+RUN = "import sys; from capsa.cli import main; sys.exit(main())"
 
 
 def cards_of(text: str):
@@ -314,10 +309,6 @@ def _deal_with_specials(players: int, rng):
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_vectorised_scoring_equals_score_round(name):
-    from capsa.evaluator import CATEGORY, class_of
-    from capsa.solver_mc import value_table
-    from capsa.specials import compare_specials
-
     preset = get_preset(name)
     values = value_table(preset)
     rng = np.random.default_rng(11)
@@ -338,7 +329,7 @@ def test_vectorised_scoring_equals_score_round(name):
             for pos, row in enumerate(seat.setting):
                 r = evaluate(row)
                 keys.append(row_key(r, preset.suit_tiebreak))
-                vals.append(values[pos, CATEGORY[class_of(r.strength)]])
+                vals.append(values[pos, ev.CATEGORY[ev.class_of(r.strength)]])
             sp = specials.index(seat.declare) if seat.declare else -1
             return np.array(keys), np.array(vals), sp
 
@@ -502,11 +493,6 @@ def test_every_preset_option_is_supported():
 def test_the_solver_and_the_builder_find_the_same_specials(special: str) -> None:
     """Two detectors exist (the solver's, on its tables, and capsa.specials for the hand
     builder): on hands where the specials are common they agree for every preset."""
-    from capsa.evaluator import HandTables
-    from capsa.solver import check_hand, find_specials
-    from capsa.specials import available
-    from tests.test_specials import _near_special
-
     rng = random.Random(31)
     deck = list(DECK)
     found = 0
@@ -514,6 +500,6 @@ def test_the_solver_and_the_builder_find_the_same_specials(special: str) -> None
         hand = _near_special(rng, special, deck)
         found += special in available(hand, get_preset("standard"))
         for preset in PRESETS.values():
-            tables = HandTables(check_hand(hand))
-            assert list(find_specials(tables, preset)) == available(hand, preset), hand
+            tables = ev.HandTables(check_hand(hand))
+            assert list(ev.find_specials(tables, preset)) == available(hand, preset), hand
     assert 0 < found < 40  # both answers occur
