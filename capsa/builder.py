@@ -11,38 +11,8 @@ from dataclasses import dataclass
 
 from capsa.cards import DECK, CapsaError, Card, format_cards, sort_hand
 from capsa.hands import Row, evaluate, is_fouled
-from capsa.i18n import register, t
+from capsa.i18n import t
 from capsa.names import position_name, row_name
-
-register(
-    {
-        "builder.empty": ("(not set)", "(belum diisi)"),
-        "builder.front_rest": ("(the 3 cards left)", "(3 kartu sisa)"),
-        "builder.fouled": (
-            "⚠️ Fouled: the back must be at least as strong as the middle, and the middle "
-            "at least as strong as the front.",
-            "⚠️ Salah susun: baris bawah harus minimal sekuat tengah, dan tengah minimal "
-            "sekuat atas.",
-        ),
-        "builder.ok": (
-            "✅ Valid setting. Press Submit to lock it in.",
-            "✅ Susunan sah. Tekan Kirim untuk mengunci.",
-        ),
-        "builder.need": (
-            "Pick 5 cards for the back and 5 for the middle; the front is the 3 left over.",
-            "Pilih 5 kartu untuk baris bawah dan 5 untuk tengah; baris atas adalah 3 sisanya.",
-        ),
-        "builder.wrong_count": (
-            "The {row} row needs exactly 5 cards; you picked {count}.",
-            "Baris {row} butuh tepat 5 kartu; kamu memilih {count}.",
-        ),
-        "builder.not_held": ("{card} is not in your hand.", "{card} tidak ada di kartumu."),
-        "builder.clash": (
-            "{card} is already in another row: pick it again after removing it there.",
-            "{card} sudah ada di baris lain: lepaskan dulu dari sana.",
-        ),
-    }
-)
 
 
 def mask_of(cards: Iterable[Card]) -> int:

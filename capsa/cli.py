@@ -15,6 +15,7 @@ from typing import TextIO
 from capsa.cards import CapsaError, parse_cards
 from capsa.commands import EXIT_BAD_INPUT, Command, command
 from capsa.hands import evaluate
+from capsa.i18n import DEFAULT_LANG, LANGS
 from capsa.match import seat_from_dict
 from capsa.names import row_name
 from capsa.play import cmd_play
@@ -91,7 +92,7 @@ SCORE = command(
 
 def _rank_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="+", help="3 or 5 cards, e.g. AS KS QS JS TS")
-    p.add_argument("--lang", choices=("en", "id"), default="en")
+    p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG)
 
 
 RANK = command("rank", "name a 3- or 5-card row", _rank_args)(cmd_rank)

@@ -1,67 +1,98 @@
-"""English and Indonesian text: one catalogue, one lookup function.
+"""The bot's text in every language: one TOML catalogue per language, one lookup function.
 
-Modules register their own strings with :func:`register`; everything user-facing goes
-through :func:`t`. Every key must exist in both languages (a test checks it).
+Each language in :data:`LANGS` has a file ``capsa/locales/<code>.toml`` of flat quoted keys
+(``"cmd.new" = "new"``) whose values are :meth:`str.format` templates. All of them are read
+when this module is imported, so no other module has to be imported first. English is the
+reference: a key missing in another language falls back to English (tests/test_i18n.py
+makes sure none is missing). Adding a language is one new file and its code in
+:data:`LANGS`; nothing else in the code names a language.
 """
 
 from __future__ import annotations
 
-LANGS = ("en", "id")
-_CATALOG: dict[str, dict[str, str]] = {"en": {}, "id": {}}
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+LANGS: tuple[str, ...] = ("en", "id")
+DEFAULT_LANG = "en"  # the reference catalogue and the fallback for everything
+LOCALES_DIR = Path(__file__).parent / "locales"
 
 
-def register(entries: dict[str, tuple[str, str]]) -> None:
-    """Add strings as ``key: (english, indonesian)``."""
-    for key, (en, id_) in entries.items():
-        _CATALOG["en"][key] = en
-        _CATALOG["id"][key] = id_
+class CatalogueError(ValueError):
+    """A catalogue file that cannot be read: bad TOML, a duplicate key, a non-text value."""
 
 
-def t(key: str, lang: str = "en", **values: object) -> str:
-    table = _CATALOG.get(lang, _CATALOG["en"])
-    text = table.get(key)
+def load_catalogue(path: Path) -> dict[str, str]:
+    """Read one catalogue file; a duplicate key or a value that is not text is an error."""
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:  # duplicate keys land here too
+        raise CatalogueError(f"{path}: {exc}") from exc
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise CatalogueError(
+                f"{path}: {key!r} is not a text value (write every key quoted, "
+                f'"{key}.x" = "...", never as a table)'
+            )
+    return data
+
+
+def _load_all() -> Mapping[str, Mapping[str, str]]:
+    return MappingProxyType(
+        {lang: MappingProxyType(load_catalogue(LOCALES_DIR / f"{lang}.toml")) for lang in LANGS}
+    )
+
+
+_CATALOGUES = _load_all()
+_DEFAULT = _CATALOGUES[DEFAULT_LANG]
+
+
+def t(key: str, lang: str = DEFAULT_LANG, **values: object) -> str:
+    """The text of ``key`` in ``lang`` (English if either is unknown there), formatted."""
+    text = _CATALOGUES.get(lang, _DEFAULT).get(key)
     if text is None:
-        text = _CATALOG["en"][key]
+        text = _DEFAULT[key]  # KeyError for a key that exists nowhere
     return text.format(**values) if values else text
 
 
 def has(key: str) -> bool:
-    return key in _CATALOG["en"]
+    return key in _DEFAULT
 
 
 def keys() -> set[str]:
-    return set(_CATALOG["en"])
+    return set(_DEFAULT)
 
 
 def catalog(lang: str) -> dict[str, str]:
-    return dict(_CATALOG[lang])
+    """A copy of one language's catalogue as read from its file (no English fallback)."""
+    return dict(_CATALOGUES[lang])
 
 
 def lang_from_locale(locale: str | None) -> str:
-    """Discord locales: ``id`` is Indonesian; everything else falls back to English."""
-    return "id" if locale and str(locale).lower().startswith("id") else "en"
+    """The language in :data:`LANGS` that serves a Discord locale (``id``, ``en-US``, ``zh-TW``).
 
-
-_RANK_WORDS = {
-    # rank: (en singular, en plural, id)
-    2: ("two", "twos", "2"),
-    3: ("three", "threes", "3"),
-    4: ("four", "fours", "4"),
-    5: ("five", "fives", "5"),
-    6: ("six", "sixes", "6"),
-    7: ("seven", "sevens", "7"),
-    8: ("eight", "eights", "8"),
-    9: ("nine", "nines", "9"),
-    10: ("ten", "tens", "10"),
-    11: ("jack", "jacks", "Jack"),
-    12: ("queen", "queens", "Queen"),
-    13: ("king", "kings", "King"),
-    14: ("ace", "aces", "As"),
-}
+    An exact match first (``zh-CN``), then a catalogue named after the locale's language
+    (``en`` for ``en-GB``), then any catalogue of that language (``zh-CN`` for ``zh-TW``);
+    otherwise English.
+    """
+    if not locale:
+        return DEFAULT_LANG
+    wanted = str(locale).lower().replace("_", "-")
+    language = wanted.split("-")[0]
+    by_code = {lang.lower(): lang for lang in LANGS}
+    if wanted in by_code:
+        return by_code[wanted]
+    if language in by_code:
+        return by_code[language]
+    for lang in LANGS:
+        if lang.lower().split("-")[0] == language:
+            return lang
+    return DEFAULT_LANG
 
 
 def rank_word(rank: int, lang: str, plural: bool = False) -> str:
-    en, en_plural, id_ = _RANK_WORDS[rank]
-    if lang == "id":
-        return id_
-    return en_plural if plural else en
+    """A rank (2 to 14) as row names use it: "ace"/"aces" in English, "As" in Indonesian."""
+    return t(f"rank.{rank}.plural" if plural else f"rank.{rank}", lang)

@@ -12,7 +12,7 @@ from typing import TextIO
 from capsa.cards import CapsaError, Card, check_setting, deal, format_cards, parse_cards, sort_hand
 from capsa.commands import command
 from capsa.hands import evaluate, is_fouled
-from capsa.i18n import register, t
+from capsa.i18n import DEFAULT_LANG, LANGS, t
 from capsa.match import MATCH_LENGTHS, Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, get_preset
@@ -24,71 +24,6 @@ from capsa.solver import Arrangement, arrange
 AUTO_KEY = "a"
 QUIT_KEYS = ("q", "quit", "exit")
 
-register(
-    {
-        "play.you": ("You", "Kamu"),
-        "play.intro": (
-            "Capsa Susun, {preset} rules: {players} players, {rounds} rounds, computers play "
-            "'{level}'.",
-            "Capsa Susun, aturan {preset}: {players} pemain, {rounds} ronde, komputer bermain "
-            "'{level}'.",
-        ),
-        "play.howto": (
-            "Set your rows: type the back row (5 cards), then the middle row (5 cards); the "
-            "front is the rest. Type '{auto}' to auto-arrange, 'q' to quit.",
-            "Susun barismu: ketik baris bawah (5 kartu), lalu baris tengah (5 kartu); baris "
-            "atas adalah sisanya. Ketik '{auto}' untuk susun otomatis, 'q' untuk keluar.",
-        ),
-        "play.round": ("=== Round {k} of {n} ===", "=== Ronde {k} dari {n} ==="),
-        "play.cards": ("Your cards: {cards}", "Kartumu: {cards}"),
-        "play.ask_back": (
-            "Back row (5 cards) or '{auto}': ",
-            "Baris bawah (5 kartu) atau '{auto}': ",
-        ),
-        "play.ask_middle": ("Middle row (5 of {cards}): ", "Baris tengah (5 dari {cards}): "),
-        "play.retry": ("  {error}. Try again.", "  {error}. Coba lagi."),
-        "play.restart": (
-            "  {error}. Start again from the back row.",
-            "  {error}. Mulai lagi dari baris bawah.",
-        ),
-        "play.fouled": (
-            "  This setting is fouled: the back must be >= the middle >= the front.",
-            "  Susunan ini salah susun: bawah harus >= tengah >= atas.",
-        ),
-        "play.confirm": ("  Play it anyway? (y/N): ", "  Tetap main? (y/N): "),
-        "play.auto": (
-            "  Auto-arranged (expected {points} points):",
-            "  Disusun otomatis (perkiraan {points} poin):",
-        ),
-        "play.special_yes": (
-            "  You hold {special} (worth {value}): declared.",
-            "  Kamu punya {special} (bernilai {value}): dinyatakan.",
-        ),
-        "play.special_no": (
-            "  You hold {special} (worth {value}): not declared, the rows are worth more.",
-            "  Kamu punya {special} (bernilai {value}): tidak dinyatakan, main baris lebih untung.",
-        ),
-        "play.wrong_size": (
-            "the {row} row needs {size} cards, not {count}",
-            "baris {row} butuh {size} kartu, bukan {count}",
-        ),
-        "play.not_left": (
-            "'{card}' is not one of your remaining cards",
-            "'{card}' bukan kartu sisamu",
-        ),
-        "play.showdown": ("--- Showdown ---", "--- Adu kartu ---"),
-        "play.eof": (
-            "Input ended: the match stops here.",
-            "Input habis: pertandingan berhenti di sini.",
-        ),
-        "play.final": (
-            "=== Final standings after {count} round(s) ===",
-            "=== Klasemen akhir setelah {count} ronde ===",
-        ),
-        "play.place": ("{place}. {name}: {total}", "{place}. {name}: {total}"),
-    }
-)
-
 
 def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
@@ -96,7 +31,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, default=5, choices=MATCH_LENGTHS)
     p.add_argument("--level", default="normal", choices=LEVELS, help="computer players")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--lang", default="en", choices=("en", "id"))
+    p.add_argument("--lang", default=DEFAULT_LANG, choices=LANGS)
 
 
 class _EOF(Exception):

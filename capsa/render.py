@@ -22,27 +22,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 from capsa.cards import Card, sort_hand
 from capsa.hands import Row, evaluate
-from capsa.i18n import register, t
+from capsa.i18n import t
 from capsa.match import Standing
 from capsa.names import category_name, position_name, row_name, special_name
 from capsa.scoring import PairResult, PlayerResult, RoundResult
 
 __all__ = ["render_hand", "render_showdown", "render_standings"]
 
-register(
-    {
-        "render.showdown": ("Showdown", "Buka kartu"),
-        "render.standings": ("Final standings", "Klasemen akhir"),
-        "render.foul_warning": (
-            "Fouled: rows must go back ≥ middle ≥ front",
-            "Salah susun: harus bawah ≥ tengah ≥ atas",
-        ),
-        "render.unplaced": ("Not placed yet", "Belum disusun"),
-        "render.row_won": ("row won against player", "baris menang melawan pemain"),
-        "render.row_lost": ("lost", "kalah"),
-        "render.fee": ("room fee {fee}", "biaya meja {fee}"),
-    }
-)
 
 FONT_DIR = Path(__file__).parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}

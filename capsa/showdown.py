@@ -8,49 +8,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from capsa.cards import format_cards
-from capsa.i18n import register, t
+from capsa.i18n import t
 from capsa.names import category_name, position_name, row_name, special_name
 from capsa.presets import POSITIONS
 from capsa.scoring import PairResult, RoundResult
-
-register(
-    {
-        "sd.auto": ("🤖 auto-arranged (time ran out)", "🤖 disusun otomatis (waktu habis)"),
-        "sd.fouled": ("❌ **Fouled**", "❌ **Salah susun**"),
-        "sd.special": ("✨ Declared **{special}**", "✨ Menyatakan **{special}**"),
-        "sd.surrender": ("🏳️ Surrendered", "🏳️ Menyerah"),
-        "sd.points": ("Round: **{points}**", "Ronde: **{points}**"),
-        "sd.fee": ("(room fee {fee})", "(biaya meja {fee})"),
-        "sd.vs": ("{a} vs {b}", "{a} vs {b}"),
-        "sd.row_win": ("{row}: {winner} +{value}", "{row}: {winner} +{value}"),
-        "sd.row_push": ("{row}: push", "{row}: seri"),
-        "sd.bonus": ("({bonus})", "({bonus})"),
-        "sd.sweep": ("sweep by {name} ×{mult}", "sapu oleh {name} ×{mult}"),
-        "sd.table_sweep": (
-            "sweep of the table by {name} ×{mult}",
-            "sapu bersih oleh {name} ×{mult}",
-        ),
-        "sd.foul_pair": (
-            "{name} fouled: all rows lost ×{mult}",
-            "{name} salah susun: semua baris kalah ×{mult}",
-        ),
-        "sd.both_fouled": ("both fouled: nobody scores", "keduanya salah susun: tidak ada poin"),
-        "sd.special_pair": ("{name}'s {special} is paid", "{special} milik {name} dibayar"),
-        "sd.special_tie": (
-            "equal specials: nobody pays",
-            "kartu spesial setara: tidak ada yang bayar",
-        ),
-        "sd.surrender_pair": ("{name} surrendered", "{name} menyerah"),
-        "sd.extra_sweep": ("+{units} for the sweep", "+{units} untuk sapu"),
-        "sd.extra_majority": ("+{units} for most rows", "+{units} untuk baris terbanyak"),
-        "sd.result": ("→ {a} {pa}, {b} {pb}", "→ {a} {pa}, {b} {pb}"),
-        "sd.totals": ("Match totals", "Total pertandingan"),
-        "sd.round_points": ("Round points", "Poin ronde"),
-        "sd.round_footer": ("Round {k}/{n} · rules: {preset}", "Ronde {k}/{n} · aturan: {preset}"),
-        "sd.standings": ("Final standings", "Klasemen akhir"),
-        "sd.place": ("{place}. {name}: {total}", "{place}. {name}: {total}"),
-    }
-)
 
 
 def signed(points: float) -> str:

@@ -1,16 +1,20 @@
-"""Localises the command tree (names, descriptions, choices) with capsa.i18n."""
+"""Localises the command tree (names, descriptions, choices) with capsa.i18n.
+
+Every Discord locale that a catalogue in :data:`capsa.i18n.LANGS` serves (see
+:func:`capsa.i18n.lang_from_locale`) gets that catalogue's text; the others see English.
+"""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 
-from capsa.i18n import has, t
+from capsa.i18n import DEFAULT_LANG, has, lang_from_locale, t
 
 
 def tr(key: str) -> app_commands.locale_str:
     """A command-tree string: English by default, with its i18n key for the translator."""
-    return app_commands.locale_str(t(key, "en"), key=key)
+    return app_commands.locale_str(t(key, DEFAULT_LANG), key=key)
 
 
 class CapsaTranslator(app_commands.Translator):
@@ -21,6 +25,7 @@ class CapsaTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         key = string.extras.get("key")
-        if not key or not has(key) or locale is not discord.Locale.indonesian:
-            return None
-        return t(key, "id")
+        lang = lang_from_locale(locale.value)
+        if not key or not has(key) or lang == DEFAULT_LANG:
+            return None  # Discord shows the English default
+        return t(key, lang)

@@ -1,16 +1,43 @@
-"""English and Indonesian text: every key in both languages."""
+"""The text catalogues (capsa/locales/*.toml): complete, consistent, used, loadable anywhere."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import ast
+import shutil
 import string
+import subprocess
+import sys
+import typing
+from collections.abc import Iterable
+from pathlib import Path
 
+import discord
 import pytest
+from discord import app_commands
 
-import capsa
 from capsa import i18n
-from capsa.i18n import LANGS, catalog, has, keys, lang_from_locale, rank_word, register, t
+from capsa.cards import RANKS
+from capsa.hands import ALL_CATEGORIES, TieBreak
+from capsa.i18n import (
+    DEFAULT_LANG,
+    LANGS,
+    CatalogueError,
+    catalog,
+    has,
+    keys,
+    lang_from_locale,
+    load_catalogue,
+    rank_word,
+    t,
+)
+from capsa.presets import POSITIONS, SPECIALS, Preset, Scoring
+from capsa.rules_text import TOPICS
+from capsa.settings import LEVELS, TIMEOUT_ACTIONS
+from cogs import board
+from cogs.translator import CapsaTranslator
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted([*ROOT.glob("capsa/**/*.py"), *ROOT.glob("cogs/**/*.py"), ROOT / "bot.py"])
 
 # words that players really say differently (RULES §7): these must not be left in English
 MUST_DIFFER = [
@@ -22,7 +49,6 @@ MUST_DIFFER = [
     "special.three_straights",
     "special.three_flushes",
     "word.foul",
-    "word.sweep",
     "word.table_sweep",
     "cat.high_card",
     "cat.pair",
@@ -32,25 +58,174 @@ MUST_DIFFER = [
 ]
 
 
-# every module of the package registers its own strings when imported: load them all
-for _module in pkgutil.iter_modules(capsa.__path__):
-    if _module.name != "__main__":
-        importlib.import_module(f"capsa.{_module.name}")
+def _literal_args(annotation: object) -> tuple[str, ...]:
+    """The values of a ``Literal[...]`` (or ``Literal[...] | None``) annotation."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return typing.get_args(annotation)
+    return tuple(v for arg in typing.get_args(annotation) for v in _literal_args(arg))
+
+
+_PRESET_FIELDS = typing.get_type_hints(Preset)
+_SCORING = typing.get_args(Scoring)
+_TIEBREAKS = typing.get_args(TieBreak)
+_SAME_SPECIAL = _literal_args(_PRESET_FIELDS["same_special"])
+_METHODS = _literal_args(_PRESET_FIELDS["method"])
+_RANK_NUMBERS = range(2, 2 + len(RANKS))
+
+# Every key the code builds with an f-string, with the real values that fill it in. A new
+# f-string key in the code fails test_dynamic_keys_are_all_enumerated until it is listed here.
+DYNAMIC: dict[str, Iterable[str]] = {
+    "cat.{}": ALL_CATEGORIES,
+    "row.{}": ALL_CATEGORIES,
+    "pos.{}": POSITIONS,
+    "special.{}": SPECIALS,
+    "rank.{}": map(str, _RANK_NUMBERS),
+    "rank.{}.plural": map(str, _RANK_NUMBERS),
+    # the hand builder's two menus (the front row is the cards left over)
+    "hand.{}_ph": ("back", "middle"),
+    # slash-command choices and the settings embed: levels, leaderboard sorts and periods,
+    # timeout actions (auto shows as auto_arrange), languages (auto shows as lang_auto)
+    "choice.{}": (
+        *LEVELS,
+        *board.SORTS,
+        *board.PERIODS,
+        *("auto_arrange" if a == "auto" else a for a in TIMEOUT_ACTIONS),
+        *LANGS,
+        "lang_auto",
+    ),
+    "rules.topic.{}": TOPICS,
+    "rules.hands.note.{}": ALL_CATEGORIES,
+    "rules.hands.tie.{}": _TIEBREAKS,
+    "rules.presets.tie.{}": _TIEBREAKS,
+    "rules.setting.timeout.{}": (*TIMEOUT_ACTIONS, "either"),
+    "rules.mode.{}": _SCORING,
+    "rules.foul.{}": _SCORING,
+    "rules.scoring.sweep.{}": _SCORING,
+    "rules.presets.sweep.{}": _SCORING,
+    "rules.foul.why.{}": _METHODS,
+    "rules.method.{}": _METHODS,
+    "rules.scoring.table.players.{}": ("full", "some"),
+    "rules.bonuses.row.h.{}": POSITIONS,
+    "rules.specials.cond.{}": SPECIALS,
+    "rules.specials.same.{}": _SAME_SPECIAL,
+    "rules.presets.same.{}": _SAME_SPECIAL,
+}
 
 
 def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def test_every_key_in_both_languages() -> None:
-    assert LANGS == ("en", "id")
-    en, id_ = catalog("en"), catalog("id")
-    assert set(en) == set(id_)
-    assert len(en) >= 30
-    for key in keys():
-        assert en[key].strip() and id_[key].strip(), key
-        # the same placeholders, so a translation cannot break formatting
-        assert _fields(en[key]) == _fields(id_[key]), key
+def _source_strings() -> tuple[set[str], set[str]]:
+    """Every string constant in the code, and every f-string as a template ("cat.{}")."""
+    constants: set[str] = set()
+    templates: set[str] = set()
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                constants.add(node.value)
+            elif isinstance(node, ast.JoinedStr):
+                templates.add(
+                    "".join(
+                        str(part.value) if isinstance(part, ast.Constant) else "{}"
+                        for part in node.values
+                    )
+                )
+    return constants, templates
+
+
+def _key_templates(templates: set[str]) -> set[str]:
+    """The f-strings that build catalogue keys: they start with a key's namespace."""
+    namespaces = {key.split(".")[0] + "." for key in keys()}
+    return {
+        tpl
+        for tpl in templates
+        if "{}" in tpl and any(tpl.startswith(ns) for ns in namespaces) and " " not in tpl
+    }
+
+
+# --- the shipped catalogues --------------------------------------------------------------
+
+
+def test_one_file_per_language() -> None:
+    assert DEFAULT_LANG in LANGS and len(set(LANGS)) == len(LANGS)
+    files = {p.stem for p in i18n.LOCALES_DIR.glob("*.toml")}
+    # a catalogue file that LANGS does not name would never be loaded
+    assert files == set(LANGS)
+
+
+def test_every_key_in_every_language() -> None:
+    reference = catalog(DEFAULT_LANG)
+    assert len(reference) >= 300
+    for lang in LANGS:
+        table = catalog(lang)
+        assert sorted(set(reference) - set(table)) == [], f"missing in {lang}"
+        assert sorted(set(table) - set(reference)) == [], f"only in {lang}"
+        for key, text in table.items():
+            assert text.strip(), (lang, key)
+
+
+def test_same_placeholders_in_every_language() -> None:
+    reference = catalog(DEFAULT_LANG)
+    for lang in LANGS:
+        for key, text in catalog(lang).items():
+            # the same fields, so a translation can neither break nor drop a value
+            assert _fields(text) == _fields(reference[key]), (lang, key)
+
+
+def test_no_key_is_unused() -> None:
+    constants, templates = _source_strings()
+    used = {key for key in keys() if key in constants}
+    for tpl, values in DYNAMIC.items():
+        for value in values:
+            key = tpl.format(value)
+            assert has(key), f"{tpl} with {value!r} builds {key!r}, which no catalogue has"
+            used.add(key)
+    assert sorted(keys() - used) == []
+
+
+def test_dynamic_keys_are_all_enumerated() -> None:
+    _, templates = _source_strings()
+    found = _key_templates(templates)
+    assert {"cat.{}", "choice.{}", "rank.{}"} <= found  # the scan sees f-strings at all
+    assert found == set(DYNAMIC)
+
+
+def test_every_literal_key_the_code_looks_up_exists() -> None:
+    calls: list[tuple[str, str]] = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("t", "tr")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                calls.append((path.name, node.args[0].value))
+    assert len(calls) > 100
+    assert [(name, key) for name, key in calls if not has(key)] == []
+
+
+def test_no_language_is_named_in_the_code() -> None:
+    """Adding a language is a catalogue and a LANGS entry: no code compares against a code."""
+    others = set(LANGS) - {DEFAULT_LANG}
+    found = []
+    for path in [p for p in SOURCES if p.name != "i18n.py"]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                if any(isinstance(o, ast.Constant) and o.value in others for o in operands):
+                    found.append((path.name, node.lineno))
+            elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+                codes = {e.value for e in node.elts if isinstance(e, ast.Constant)}
+                if len(codes & set(LANGS)) >= 2:
+                    found.append((path.name, node.lineno))
+    assert found == []
 
 
 @pytest.mark.parametrize("key", MUST_DIFFER)
@@ -64,7 +239,6 @@ def test_rules_words() -> None:
     assert t("pos.middle", "id") == "Tengah"
     assert t("pos.front", "id") == "Atas"
     assert t("word.foul", "id") == "Salah susun"
-    assert t("word.sweep", "id") == "Sapu"
     assert t("word.table_sweep", "id") == "Sapu bersih"
     assert t("special.dragon", "id") == "Naga"
     assert t("special.six_pairs", "id") == "Enam pasang"
@@ -78,7 +252,10 @@ def test_lookup_and_fallbacks() -> None:
         t("no.such.key")
     assert lang_from_locale("id") == "id"
     assert lang_from_locale("ID-id") == "id"
+    assert lang_from_locale(discord.Locale.indonesian.value) == "id"
     assert lang_from_locale("en-US") == "en"
+    assert lang_from_locale("pt-BR") == "en"
+    assert lang_from_locale("") == "en"
     assert lang_from_locale(None) == "en"
 
 
@@ -86,13 +263,111 @@ def test_rank_words() -> None:
     assert rank_word(14, "en") == "ace" and rank_word(14, "en", True) == "aces"
     assert rank_word(6, "en", True) == "sixes"
     assert rank_word(14, "id") == "As" and rank_word(10, "id") == "10"
-    for rank in range(2, 15):
-        assert rank_word(rank, "en") and rank_word(rank, "en", True) and rank_word(rank, "id")
+    assert rank_word(13, "id", True) == "King"
+    for rank in _RANK_NUMBERS:
+        for lang in LANGS:
+            assert rank_word(rank, lang) and rank_word(rank, lang, True)
 
 
-def test_register_needs_both_languages(monkeypatch) -> None:
-    monkeypatch.setattr(i18n, "_CATALOG", {"en": {}, "id": {}})
-    register({"x.hello": ("Hello", "Halo")})
-    assert t("x.hello", "id") == "Halo" and keys() == {"x.hello"}
-    with pytest.raises(ValueError):
-        register({"x.bad": ("only English",)})  # type: ignore[dict-item]
+# --- the loader ----------------------------------------------------------------------------
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_loader_reads_flat_keys(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "xx.toml",
+        '# a comment\n"a.b" = "Hello {name}"\n"a.c" = """\nfirst \\\nline\nsecond ♠"""\n',
+    )
+    assert load_catalogue(path) == {"a.b": "Hello {name}", "a.c": "first line\nsecond ♠"}
+
+
+def test_loader_refuses_a_duplicate_key(tmp_path: Path) -> None:
+    path = _write(tmp_path / "xx.toml", '"a.b" = "one"\n"a.c" = "two"\n"a.b" = "three"\n')
+    with pytest.raises(CatalogueError, match=r"xx\.toml.*line 3"):
+        load_catalogue(path)
+
+
+def test_loader_refuses_tables_and_other_values(tmp_path: Path) -> None:
+    # an unquoted dotted key is a table in TOML: it could shadow a quoted key silently
+    path = _write(tmp_path / "xx.toml", '"a.b" = "one"\na.b = "two"\n')
+    with pytest.raises(CatalogueError, match="'a' is not a text value"):
+        load_catalogue(path)
+    with pytest.raises(CatalogueError, match="not a text value"):
+        load_catalogue(_write(tmp_path / "yy.toml", '"a.n" = 3\n'))
+    with pytest.raises(CatalogueError):
+        load_catalogue(_write(tmp_path / "zz.toml", '"a.b" = "unterminated\n'))
+
+
+@pytest.fixture
+def with_new_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new language "vi" as a contributor adds it: one file and one entry in LANGS."""
+    for lang in LANGS:
+        shutil.copy(i18n.LOCALES_DIR / f"{lang}.toml", tmp_path / f"{lang}.toml")
+    _write(tmp_path / "vi.toml", '# test catalogue\n"pos.back" = "Hàng sau"\n')
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "LANGS", (*LANGS, "vi"))
+    catalogues = i18n._load_all()
+    monkeypatch.setattr(i18n, "_CATALOGUES", catalogues)
+    monkeypatch.setattr(i18n, "_DEFAULT", catalogues[DEFAULT_LANG])
+    return tmp_path
+
+
+def test_adding_a_language(with_new_language: Path) -> None:
+    assert t("pos.back", "vi") == "Hàng sau"
+    assert t("pos.front", "vi") == "Front"  # not translated yet: English
+    assert t("row.pair", "vi", a="aces") == "Pair of aces"
+    assert lang_from_locale("vi") == "vi"
+    assert lang_from_locale("id") == "id" and lang_from_locale("en-GB") == "en"
+
+
+async def test_translator_serves_every_catalogue_language(with_new_language: Path) -> None:
+    translator = CapsaTranslator()
+    context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+        location=app_commands.TranslationContextLocation.other, data=None
+    )
+
+    async def translate(locale: discord.Locale, key: str | None = "pos.back") -> str | None:
+        text = app_commands.locale_str("rows", key=key) if key else app_commands.locale_str("x")
+        return await translator.translate(text, locale, context)
+
+    assert await translate(discord.Locale.indonesian) == "Bawah"
+    assert await translate(discord.Locale.vietnamese) == "Hàng sau"
+    assert await translate(discord.Locale.american_english) is None
+    assert await translate(discord.Locale.british_english) is None
+    assert await translate(discord.Locale.japanese) is None
+    assert await translate(discord.Locale.indonesian, key=None) is None  # no key: left alone
+    assert await translate(discord.Locale.indonesian, key="no.such.key") is None
+
+
+def test_locale_matching_is_generic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LANGS", ("en", "id", "zh-CN", "vi", "pt"))
+    assert lang_from_locale("zh-CN") == "zh-CN"
+    assert lang_from_locale("zh-TW") == "zh-CN"  # the only Chinese catalogue
+    assert lang_from_locale("vi") == "vi"
+    assert lang_from_locale("pt-BR") == "pt"
+    assert lang_from_locale("en-GB") == "en"
+    assert lang_from_locale("ja") == "en"
+
+
+# --- import order never matters ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["cogs.capsa", "cogs.translator", "capsa.rules_text", "capsa.names", "capsa.showdown"],
+)
+def test_a_fresh_interpreter_imports_any_module(module: str) -> None:
+    code = (
+        f"import {module}\n"
+        "from capsa.i18n import t\n"
+        "assert t('choice.easy', 'id') == 'mudah'\n"
+        "assert t('rules.topic.hands', 'id') == 'Urutan kombinasi'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr

@@ -10,6 +10,7 @@ import pytest
 
 from capsa.cards import CapsaError, parse_cards
 from capsa.hands import ALL_CATEGORIES
+from capsa.i18n import LANGS, catalog
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.rules_text import (
@@ -18,7 +19,6 @@ from capsa.rules_text import (
     MAX_INTRO,
     MAX_SECTIONS,
     MAX_TITLE,
-    STRINGS,
     TOPICS,
     RulesPage,
     rules_page,
@@ -26,7 +26,8 @@ from capsa.rules_text import (
 )
 from capsa.scoring import Seat, score_round
 
-LANGS = ("en", "id")
+# The languages whose wording the tests below check; the limits are checked for all LANGS.
+WORDED = ("en", "id")
 
 # Every preset as shipped, plus the table options switched the other way.
 VARIANTS = {
@@ -107,7 +108,7 @@ def test_topic_is_forgiving_about_case_and_blanks():
 # --- bonuses: the numbers come from row_values -------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", WORDED)
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_bonus_table_matches_the_preset(name, lang):
     preset = PRESETS[name]
@@ -130,6 +131,14 @@ def test_bonus_table_matches_the_preset(name, lang):
             else:
                 assert not any(x.startswith(line) for x in lines)
     assert listed == len(preset.row_values)
+
+
+def test_bonus_row_headings_are_each_languages_own_words():
+    def headings(lang: str) -> list[str]:
+        return [h for h, _ in rules_page("bonuses", PRESETS["standard"], lang).sections[:3]]
+
+    assert headings("en") == ["Front row", "Middle row", "Back row"]
+    assert headings("id") == ["Baris atas", "Baris tengah", "Baris bawah"]
 
 
 def test_bonus_examples_from_the_brief():
@@ -272,7 +281,7 @@ def test_scoring_chinese_poker_units_and_methods():
 # --- hands, setting, specials, presets, overview ---------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", WORDED)
 def test_hands_strongest_first_and_front_rows(lang):
     page = rules_page("hands", PRESETS["standard"], lang)
     five = page.sections[0][1]
@@ -296,7 +305,7 @@ def test_hands_tiebreak_follows_the_preset():
     assert len({ties["standard"], ties["sayapoker"], ties["chinese-poker"]}) == 3
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", WORDED)
 def test_setting_explains_order_foul_and_builder(lang):
     page = rules_page("setting", PRESETS["indocapsa"], lang, turn_seconds=90)
     text = text_of(page)
@@ -314,7 +323,7 @@ def test_setting_explains_order_foul_and_builder(lang):
     assert "90" not in text_of(rules_page("setting", PRESETS["indocapsa"], lang))
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", WORDED)
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_specials_list_the_preset_values(name, lang):
     preset = PRESETS[name]
@@ -339,7 +348,7 @@ def test_specials_same_special_rule():
     assert "208" in saya and "Six pairs, Three straights, Three flushes" in saya
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", WORDED)
 def test_presets_compares_all_four(lang):
     page = rules_page("presets", PRESETS["indocapsa"], lang)
     assert len(page.sections) == len(PRESETS)
@@ -372,10 +381,9 @@ def test_overview_names_the_preset_and_topics():
 
 
 def test_every_rules_string_is_translated():
-    en = {k: v[0] for k, v in STRINGS.items()}
-    idn = {k: v[1] for k, v in STRINGS.items()}
-    keys = list(STRINGS)
-    assert all(k.startswith("rules.") for k in keys)
+    en, idn = catalog("en"), catalog("id")
+    keys = [k for k in en if k.startswith("rules.")]
+    assert len(keys) >= 150
     # Pure formatting strings may be the same in both languages; prose never is.
     same_ok = {
         "rules.list_sep",
