@@ -165,6 +165,18 @@ def compare(a: Row, b: Row, tiebreak: TieBreak = "key_card") -> int:
     return _sign(a.key_card.suit - b.key_card.suit)
 
 
+def foul_positions(back: Row, middle: Row, front: Row) -> frozenset[str]:
+    """The rows out of order (RULES §3: back >= middle >= front, by rank only; suits never
+    make a foul): back and middle when the middle is stronger than the back, middle and
+    front when the front is stronger than the middle. Empty when the setting is not fouled."""
+    bad: set[str] = set()
+    if back.strength < middle.strength:
+        bad |= {"back", "middle"}
+    if middle.strength < front.strength:
+        bad |= {"middle", "front"}
+    return frozenset(bad)
+
+
 def is_fouled(back: Row, middle: Row, front: Row) -> bool:
     """Back >= middle >= front by rank only; suits never make a foul (RULES §3)."""
-    return back.strength < middle.strength or middle.strength < front.strength
+    return bool(foul_positions(back, middle, front))

@@ -3,6 +3,11 @@
 ``score_round`` returns an immutable :class:`RoundResult` that holds everything a showdown
 needs (rows, hand names, row winners and values, bonuses, sweeps, multipliers, points), so
 that nothing has to be recomputed to show it.
+
+The arithmetic of a pair (what a won row pays, when a table sweep counts, the multiplier,
+the units extra, the pair's points) is in small public functions below. ``score_round``
+settles with them, and so do the solver's vectorised copies (capsa.solver_model,
+capsa.solver_mc: they work on numpy arrays as well as on ints) and the rules text.
 """
 
 from __future__ import annotations
@@ -10,12 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from capsa.cards import CapsaError, Card, check_setting, format_cards
 from capsa.hands import Row, compare, evaluate, is_fouled
 from capsa.presets import METHOD_EXTRA, POSITIONS, Preset
 from capsa.specials import compare_specials, holds
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    # The pair arithmetic below takes numbers (score_round) or numpy arrays (the solver).
+    Num = TypeVar("Num", int, float, np.ndarray)
 
 
 @dataclass(frozen=True)
@@ -189,6 +200,56 @@ def _validate(seats: Sequence[Seat], preset: Preset) -> None:
                 )
 
 
+# --- the arithmetic of a pair -------------------------------------------------------------
+
+
+def row_win_value(preset: Preset, position: str, category: str) -> int:
+    """What a row pays its winner before any multiplier: the preset's value for the
+    category at that position (1 if none is listed), or 1 + the royalty for ``units``."""
+    value = preset.row_value(position, category)
+    return value + 1 if preset.scoring == "units" else value
+
+
+def table_sweep_applies(preset: Preset, players: int) -> bool:
+    """Does the preset pay a table sweep at a table of ``players``?"""
+    return preset.table_sweep_multiplier is not None and players - 1 >= (
+        preset.table_sweep_min_opponents or 0
+    )
+
+
+def pair_multiplier(preset: Preset, *, table_sweep: bool, foul: bool) -> int:
+    """The multiplier of a pair where one player took all three rows: the table-sweep
+    multiplier when the sweep is part of a table sweep, else the foul multiplier when the
+    other player fouled, else the sweep multiplier. Nothing is multiplied under ``units``."""
+    if preset.scoring == "units":
+        return 1
+    if table_sweep:
+        return preset.table_sweep_multiplier or 1
+    return preset.foul_multiplier if foul else preset.sweep_multiplier
+
+
+def units_extra(preset: Preset, won: Num, lost: Num) -> Num:
+    """``units`` scoring's extra for the player who won ``won`` rows and lost ``lost``
+    (signed): +3 for a sweep under 1-6, +1 for the majority of the rows under 2-4."""
+    if preset.method == "2-4":
+        return METHOD_EXTRA["2-4"] * ((won > lost) * 1 - (won < lost) * 1)
+    return METHOD_EXTRA["1-6"] * ((won == 3) * 1 - (lost == 3) * 1)
+
+
+def pair_points(preset: Preset, net: Num, won: Num, lost: Num, multiplier: Num) -> Num:
+    """A pair's points to the player who won ``won`` rows and lost ``lost``, where ``net``
+    is the value of the rows won minus the value of the rows lost (``row_win_value``) and
+    ``multiplier`` is 1 or ``pair_multiplier``. ``multiply`` multiplies the whole net,
+    bonuses included; ``base`` only the base 1 a row (the bonus surplus is added as it is);
+    ``units`` adds ``units_extra`` and multiplies nothing."""
+    if preset.scoring == "units":
+        return net + units_extra(preset, won, lost)
+    if preset.scoring == "multiply":
+        return net * multiplier
+    base = won - lost
+    return base * multiplier + (net - base)
+
+
 # --- scoring ------------------------------------------------------------------------------
 
 
@@ -288,11 +349,9 @@ def _settle_rows(i, j, seats, rows, fouled, special, preset: Preset) -> PairResu
         value = 0
         bonus = None
         if winner is not None:
-            value = preset.row_value(position, category)
+            value = row_win_value(preset, position, category)
             if (position, category) in preset.row_values:
                 bonus = category
-            if preset.scoring == "units":
-                value += 1
         outcomes.append(RowOutcome(position, winner, value, bonus))
     kind = "foul" if fouled[i] or fouled[j] else "rows"
     winners = {o.winner for o in outcomes}
@@ -301,7 +360,7 @@ def _settle_rows(i, j, seats, rows, fouled, special, preset: Preset) -> PairResu
 
 
 def _table_sweeper(n, raw, fouled, special, seats, preset: Preset) -> int | None:
-    if preset.table_sweep_multiplier is None or n - 1 < (preset.table_sweep_min_opponents or 0):
+    if not table_sweep_applies(preset, n):
         return None
     for p in range(n):
         if fouled[p] or special[p] or seats[p].surrender:
@@ -318,31 +377,13 @@ def _finish_pair(pair: PairResult, sweeper: int | None, preset: Preset) -> PairR
     i, j = pair.players
     net = sum(o.value if o.winner == i else -o.value for o in pair.rows if o.winner is not None)
     table_sweep = pair.sweep is not None and pair.sweep == sweeper
+    won_i = sum(o.winner == i for o in pair.rows)
+    won_j = sum(o.winner == j for o in pair.rows)
     multiplier = 1
-    extra = 0
-    if preset.scoring == "units":
-        won_i = sum(o.winner == i for o in pair.rows)
-        won_j = sum(o.winner == j for o in pair.rows)
-        if preset.method == "1-6":
-            if pair.sweep is not None:
-                extra = METHOD_EXTRA["1-6"]
-        elif won_i != won_j:
-            extra = METHOD_EXTRA["2-4"]
-        leader = i if won_i > won_j else j
-        points = net + (extra if leader == i else -extra)
-    else:
-        if pair.sweep is not None:
-            if table_sweep:
-                multiplier = preset.table_sweep_multiplier or 1
-            elif pair.kind == "foul":
-                multiplier = preset.foul_multiplier
-            else:
-                multiplier = preset.sweep_multiplier
-        if preset.scoring == "multiply":
-            points = net * multiplier
-        else:  # "base": the base 1 per row is multiplied, the bonus surplus is not
-            base = sum(1 if o.winner == i else -1 for o in pair.rows if o.winner is not None)
-            points = base * multiplier + (net - base)
+    if pair.sweep is not None:
+        multiplier = pair_multiplier(preset, table_sweep=table_sweep, foul=pair.kind == "foul")
+    extra = abs(units_extra(preset, won_i, won_j)) if preset.scoring == "units" else 0
+    points = pair_points(preset, net, won_i, won_j, multiplier)
     return PairResult(
         players=pair.players,
         kind=pair.kind,

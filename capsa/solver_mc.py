@@ -5,6 +5,11 @@ Opponents are dealt from the 39 unseen cards (card removal counts) and set by `n
 a vectorised equivalent of capsa.scoring.score_round for the seat being solved: row
 showdowns with the preset's suit tie-break, bonus values, sweeps, the sweep of the table
 (opponents' sweeps of each other included) and declared specials.
+
+The numbers come from capsa.scoring (row values, multipliers, the units extra, a pair's
+points) and capsa.specials (which special outranks which); what is copied here, vectorised,
+is who wins a row (``showdown_key``), who sweeps whom and who sweeps the table. tests/
+test_solver.py checks ``score_seat`` against ``score_round`` for every preset and option.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ import numpy as np
 from capsa.cards import DECK
 from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables, find_specials
 from capsa.hands import Row
-from capsa.presets import METHOD_EXTRA, SPECIALS, Preset
+from capsa.presets import SPECIALS, Preset
+from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
 from capsa.solver_model import best_special, normal_choice, should_declare, value_table
-from capsa.specials import compare_specials
+from capsa.specials import compare_specials, special_order
 
 HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
 HARD_CANDIDATES = 6
@@ -104,27 +110,15 @@ def score_seat(
     swept_them &= ordinary
     swept_me &= ordinary
 
-    if preset.scoring == "units":
-        wins, losses = win.sum(-1), lose.sum(-1)
-        if preset.method == "1-6":
-            extra = METHOD_EXTRA["1-6"] * (swept_them.astype(int) - swept_me.astype(int))
-        else:
-            extra = METHOD_EXTRA["2-4"] * np.sign(wins - losses)
-        points = net + extra
-    else:
-        mult = np.ones(net.shape)
-        mult[swept_them | swept_me] = preset.sweep_multiplier
-        t = preset.table_sweep_multiplier
-        if t is not None and k >= (preset.table_sweep_min_opponents or 0):
-            me_table = swept_them.all(-1, keepdims=True)  # (K, S, 1)
-            mult[np.broadcast_to(me_table, mult.shape) & swept_them] = t
-            opp_table = swept_me & _opp_sweeps_others(opp_keys, opp_special)[None]
-            mult[opp_table] = t
-        if preset.scoring == "multiply":
-            points = net * mult
-        else:  # base: the base 1 per row is multiplied, the bonus surplus is not
-            base = win.sum(-1) - lose.sum(-1)
-            points = base * mult + (net - base)
+    mult = np.ones(net.shape)
+    mult[swept_them | swept_me] = pair_multiplier(preset, table_sweep=False, foul=False)
+    if table_sweep_applies(preset, k + 1):
+        t = pair_multiplier(preset, table_sweep=True, foul=False)
+        me_table = swept_them.all(-1, keepdims=True)  # (K, S, 1)
+        mult[np.broadcast_to(me_table, mult.shape) & swept_them] = t
+        opp_table = swept_me & _opp_sweeps_others(opp_keys, opp_special)[None]
+        mult[opp_table] = t
+    points = pair_points(preset, net, win.sum(-1), lose.sum(-1), mult)
     points = np.where(ordinary, points, 0.0)
 
     # declared specials
@@ -138,11 +132,8 @@ def score_seat(
     both = np.argwhere((mine >= 0) & (theirs >= 0))
     for c, s, j in both:
         a, b = int(mine[c, s, j]), int(theirs[c, s, j])
-        if a != b:
-            sign = 1 if a < b else -1
-        elif preset.same_special == "tie" or special_sign is None:
-            sign = 0
-        else:
+        sign = special_order(SPECIALS[a], SPECIALS[b])
+        if sign == 0 and preset.same_special == "compare" and special_sign is not None:
             sign = special_sign(c, s, j)
         paid = a if sign > 0 else b
         points[c, s, j] = sign * values[paid]

@@ -34,7 +34,8 @@ import numpy as np
 
 from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS, HandTables, SplitRows
 from capsa.hands import ALL_CATEGORIES
-from capsa.presets import METHOD_EXTRA, POSITIONS, SPECIALS, Preset
+from capsa.presets import POSITIONS, SPECIALS, Preset
+from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
 # feature columns of RowModel.features[position]
@@ -64,11 +65,11 @@ def preset_key(preset: Preset) -> tuple:
 
 
 def value_table(preset: Preset) -> np.ndarray:
-    """values[position, category index] of a winning row (1 + royalty for units)."""
-    table = np.array(
-        [[preset.row_value(p, c) for c in ALL_CATEGORIES] for p in POSITIONS], dtype=np.float64
+    """values[position, category index] of a winning row (capsa.scoring.row_win_value)."""
+    return np.array(
+        [[row_win_value(preset, p, c) for c in ALL_CATEGORIES] for p in POSITIONS],
+        dtype=np.float64,
     )
-    return table + 1.0 if preset.scoring == "units" else table
 
 
 def class_values(preset: Preset, position: str) -> np.ndarray:
@@ -105,12 +106,10 @@ class RowModel:
             self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
         # one contiguous array per feature, for fast 1-D take()
         self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
-        m = preset.sweep_multiplier
-        t = preset.table_sweep_multiplier
-        min_opp = preset.table_sweep_min_opponents or 0
-        table = t is not None and opponents >= min_opp
+        m = pair_multiplier(preset, table_sweep=False, foul=False)
+        t = pair_multiplier(preset, table_sweep=True, foul=False)
         self.c_sweep = float(m - 1)
-        self.c_table = float(t - m) if table else 0.0
+        self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
         self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
 
     def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
@@ -126,9 +125,11 @@ class RowModel:
         ev = rb + rm + rf
         p3 = pb * pm * pf
         if self.units:
+            # the extra a pair pays (capsa.scoring.units_extra) times its chance
             if self.preset.method == "2-4":
-                return ev + METHOD_EXTRA["2-4"] * _majority((pb, pm, pf), (qb, qm, qf))
-            return ev + METHOD_EXTRA["1-6"] * (p3 - qb * qm * qf)
+                majority = units_extra(self.preset, 2, 1)
+                return ev + majority * _majority((pb, pm, pf), (qb, qm, qf))
+            return ev + units_extra(self.preset, 3, 0) * (p3 - qb * qm * qf)
         vb, vm, vf = col(MV)
         lb, lm, lf = col(ML)
         won = p3 * (vb + vm + vf)

@@ -149,12 +149,19 @@ def _same_key(special: str, setting: Setting) -> tuple[int, ...]:
     return ()  # dragon always ties
 
 
+def special_order(special_a: str, special_b: str) -> int:
+    """+1 if special A outranks special B, -1 if B outranks A, 0 for the same special."""
+    if special_a == special_b:
+        return 0
+    return 1 if SPECIAL_RANK[special_a] < SPECIAL_RANK[special_b] else -1
+
+
 def compare_specials(
     special_a: str, setting_a: Setting, special_b: str, setting_b: Setting, preset: Preset
 ) -> int:
     """+1 if A's declared special beats B's, -1 if it loses, 0 if nobody pays."""
     if special_a != special_b:
-        return 1 if SPECIAL_RANK[special_a] < SPECIAL_RANK[special_b] else -1
+        return special_order(special_a, special_b)
     if preset.same_special == "tie":
         return 0
     key_a, key_b = _same_key(special_a, setting_a), _same_key(special_b, setting_b)

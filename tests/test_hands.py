@@ -14,6 +14,7 @@ from capsa.hands import (
     CATEGORIES,
     compare,
     evaluate,
+    foul_positions,
     is_fouled,
     lead_rank,
     level_of,
@@ -339,6 +340,17 @@ def test_rules_section_3_examples() -> None:
 )
 def test_foul_check(back: str, middle: str, front: str, fouled: bool) -> None:
     assert is_fouled(*rows3(back, middle, front)) is fouled
+    assert bool(foul_positions(*rows3(back, middle, front))) is fouled
+
+
+def test_foul_positions_name_the_rows_out_of_order() -> None:
+    ok = ("AS AH AD 5C 5D", "KS KH 4C 3D 2H")
+    assert foul_positions(*rows3(*ok, "QH JD 9C")) == frozenset()
+    assert foul_positions(*rows3(*ok, "QS QH QC")) == {"middle", "front"}  # front over middle
+    assert foul_positions(*rows3(*reversed(ok), "QH JD 9C")) == {"back", "middle"}
+    # both broken: a weak back under a pair middle under a trips front
+    both = foul_positions(*rows3("2S 3H 4D 6C 8S", "KS KH 4C 3D 2H", "QS QH QC"))
+    assert both == {"back", "middle", "front"}
 
 
 def test_suits_never_make_a_foul() -> None:
