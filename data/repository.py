@@ -145,6 +145,7 @@ class HandRecord:
     points: float | None  # set when the round is scored
     dm_channel_id: int | None
     dm_message_id: int | None
+    dm_refused: bool  # the DM was refused and the player was told in the channel instead
 
     @property
     def submitted(self) -> bool:
@@ -345,6 +346,11 @@ class Repository(Protocol):
     async def set_dm_message(
         self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
     ) -> None: ...
+
+    async def mark_dm_refused(self, round_id: int, seat: int) -> None:
+        """Remember that the seat's DM was refused (and the channel told): the hand gets
+        ``dm_refused`` and no DM message."""
+        ...
 
     async def submit_hand(
         self,

@@ -337,6 +337,7 @@ class SqliteRepository:
                     points=h["points"],
                     dm_channel_id=h["dm_channel_id"],
                     dm_message_id=h["dm_message_id"],
+                    dm_refused=bool(h["dm_refused"]),
                 )
             )
         found = [
@@ -749,6 +750,18 @@ class SqliteRepository:
                 "UPDATE hands SET dm_channel_id = ?, dm_message_id = ?"
                 " WHERE round_id = ? AND seat = ?",
                 (channel_id, message_id, round_id, seat),
+            )
+            self._round(round_id)
+
+        await self._run(tx)
+
+    async def mark_dm_refused(self, round_id: int, seat: int) -> None:
+        def tx() -> None:
+            self._changed_round(round_id)
+            self._exec(
+                "UPDATE hands SET dm_refused = 1, dm_channel_id = NULL, dm_message_id = NULL"
+                " WHERE round_id = ? AND seat = ?",
+                (round_id, seat),
             )
             self._round(round_id)
 

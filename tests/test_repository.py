@@ -3,6 +3,7 @@ the atomic exactly-once round commit, resume after a restart, leaderboards and s
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
 import sqlite3
@@ -27,6 +28,7 @@ from data import (
 from data.db import connect, discover_migrations, migrate
 from data.sqlite import SqliteRepository
 
+ROOT = Path(__file__).resolve().parents[1]
 GUILD = 1
 OTHER_GUILD = 2
 DAY = 86400.0
@@ -206,6 +208,58 @@ async def test_migrations_apply_in_numeric_order_and_a_failing_one_rolls_back(
         assert await migrate(conn, discover_migrations(mig)) == []
     finally:
         await conn.close()
+
+
+async def test_migration_2_turns_a_dm_message_id_of_0_into_dm_refused(db_path: str) -> None:
+    """A database last used before 0002 stored a refused DM as dm_message_id = 0."""
+    conn = await connect(db_path)
+    try:
+        assert await migrate(conn, discover_migrations()[:1]) == [1]
+        await conn.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, host_id, preset, rounds_total,"
+            " countdown, bot_level, timeout_action, seats_count, status, created_at)"
+            " VALUES (1, 1, 10, 100, 'standard', 5, 60, 'normal', 'auto', 3, 'playing', 0)"
+        )
+        await conn.execute(
+            "INSERT INTO rounds (id, match_id, number, seed, deadline, created_at)"
+            " VALUES (7, 1, 1, '42', 100, 0)"
+        )
+        cards = " ".join(the_deal(3, 1)[0])
+        await conn.executemany(
+            "INSERT INTO hands (round_id, seat, cards, dm_channel_id, dm_message_id)"
+            " VALUES (7, ?, ?, ?, ?)",
+            [(0, cards, 31, 32), (1, cards, None, 0), (2, cards, None, None)],
+        )
+        assert 2 in await migrate(conn)
+    finally:
+        await conn.close()
+
+    repo = await open_repository(db_path)
+    try:
+        hands = (await repo.get_round(7)).hands
+        assert [(h.dm_channel_id, h.dm_message_id, h.dm_refused) for h in hands] == [
+            (31, 32, False),
+            (None, None, True),
+            (None, None, False),
+        ]
+    finally:
+        await repo.close()
+
+
+def test_the_storage_api_does_not_import_its_backend() -> None:
+    """data/repository.py is the protocol only; data/__init__.py picks the backend."""
+    tree = ast.parse((ROOT / "data" / "repository.py").read_text(encoding="utf-8"))
+    imported = {
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else ["." * node.level + (node.module or "")]
+        )
+    }
+    assert imported and not {".sqlite", "data.sqlite", ".db", "data.db", "aiosqlite"} & imported
 
 
 def test_bad_migration_file_names_are_refused(tmp_path: Path) -> None:
@@ -449,6 +503,28 @@ async def test_messages_are_stored(repo: Repository) -> None:
     assert (got.status_message_id, got.showdown_message_id) == (11, 22)
     assert (got.hand(1).dm_channel_id, got.hand(1).dm_message_id) == (777, 888)
     assert got.hand(0).dm_channel_id is None
+    assert not any(h.dm_refused for h in got.hands)
+
+
+async def test_a_refused_dm_is_remembered_across_a_restart(db_path: str) -> None:
+    repo = await open_repository(db_path)
+    m = await playing_match(repo)
+    rnd = await repo.start_round(m.id, 1, 3, T0 + 120, the_deal(3, 3))
+    await repo.set_dm_message(rnd.id, 0, 31, 32)
+    await repo.mark_dm_refused(rnd.id, 1)
+    got = await repo.get_round(rnd.id)
+    assert got.hand(1).dm_refused and got.hand(1).dm_message_id is None
+    assert got.hand(1).dm_channel_id is None
+    assert not got.hand(0).dm_refused and got.hand(0).dm_message_id == 32
+    await repo.close()
+
+    repo = await open_repository(db_path)  # read from the file, not from the cache
+    try:
+        got = await repo.get_round(rnd.id)
+        assert [h.dm_refused for h in got.hands] == [False, True, False]
+        assert (got.hand(0).dm_channel_id, got.hand(0).dm_message_id) == (31, 32)
+    finally:
+        await repo.close()
 
 
 # ------------------------------------------------------------------------- scoring
