@@ -79,7 +79,7 @@ def build(iterations: int, deals: int, workers: int, seed: int = SEED, log=print
         start = time.perf_counter()
         with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(_chunk, chunks))
-        counts = sum(r[0] for r in results).astype(np.float64)
+        counts = np.sum([r[0] for r in results], axis=0).astype(np.float64)
         swept = sum(r[1] for r in results)
         pairs = sum(r[2] for r in results)
         sweep = swept / pairs

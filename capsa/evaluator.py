@@ -39,8 +39,8 @@ def _build_scale():
         if len(set(combo)) == 5:
             flush5[key] = strength5(combo, True)
     tab3: dict[int, int] = {}
-    for combo in combinations_with_replacement(range(2, 15), 3):
-        tab3[combo[0] * 256 + combo[1] * 16 + combo[2]] = strength3(combo)
+    for trio in combinations_with_replacement(range(2, 15), 3):
+        tab3[trio[0] * 256 + trio[1] * 16 + trio[2]] = strength3(trio)
     strengths = np.array(
         sorted(set(plain5.values()) | set(flush5.values()) | set(tab3.values())), dtype=np.int64
     )

@@ -154,8 +154,9 @@ def compare(a: Row, b: Row, tiebreak: TieBreak = "key_card") -> int:
         return _sign(a.strength - b.strength)
     if tiebreak == "early" and a.level == b.level:
         category = CATEGORIES[a.level]
-        if category == "flush" and a.flush_suit != b.flush_suit:
-            return _sign(a.flush_suit - b.flush_suit)
+        fa, fb = a.flush_suit, b.flush_suit  # both set: two flushes
+        if category == "flush" and fa is not None and fb is not None and fa != fb:
+            return _sign(fa - fb)
         if category in ("pair", "two_pair"):
             if a.lead_rank != b.lead_rank:
                 return _sign(a.lead_rank - b.lead_rank)

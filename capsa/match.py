@@ -57,7 +57,8 @@ def seat_from_dict(data: Mapping) -> Seat:
     foul = data.get("foul", False)
     if not isinstance(foul, bool):
         raise CapsaError(f"{name}: 'foul' must be true or false")
-    return Seat(name, *rows, declare=declare or None, surrender=surrender, foul=foul)
+    back, middle, front = rows
+    return Seat(name, back, middle, front, declare=declare or None, surrender=surrender, foul=foul)
 
 
 def standings(totals: Mapping[str, float]) -> list[Standing]:

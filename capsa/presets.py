@@ -65,7 +65,7 @@ class Preset:
         """This preset with table options applied; unknown or disallowed options are refused."""
         if not options:
             return self
-        changes: dict[str, object] = {}
+        method, room_fee, surrender = self.method, self.room_fee, self.surrender
         for key, value in options.items():
             if key not in self.allowed_options:
                 allowed = ", ".join(sorted(self.allowed_options)) or "none"
@@ -73,14 +73,18 @@ class Preset:
                     f"option '{key}' does not exist for preset '{self.name}' (allowed: {allowed})"
                 )
             if key == "method":
-                if value not in ("1-6", "2-4"):
+                if value == "1-6" or value == "2-4":
+                    method = value
+                else:
                     raise CapsaError(f"option 'method' must be '1-6' or '2-4', not {value!r}")
-                changes["method"] = value
             elif key in ("room_fee", "surrender"):
                 if not isinstance(value, bool):
                     raise CapsaError(f"option '{key}' must be true or false, not {value!r}")
-                changes[key] = value
-        return replace(self, **changes)
+                if key == "room_fee":
+                    room_fee = value
+                else:
+                    surrender = value
+        return replace(self, method=method, room_fee=room_fee, surrender=surrender)
 
     @property
     def options(self) -> dict[str, object]:

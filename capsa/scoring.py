@@ -258,12 +258,17 @@ def score_round(seats: Sequence[Seat], preset: Preset) -> RoundResult:
     _validate(seats, preset)
     rows: list[tuple[Row, Row, Row] | None] = []
     for seat in seats:
-        has_rows = bool(seat.back)
-        rows.append(tuple(evaluate(r) for r in seat.setting) if has_rows else None)  # type: ignore[misc]
+        if seat.back:
+            back, middle, front = (evaluate(r) for r in seat.setting)
+            rows.append((back, middle, front))
+        else:
+            rows.append(None)  # a surrender without rows (_validate allows nothing else)
     special = [None if s.surrender else s.declare for s in seats]
     fouled = [
-        not s.surrender and special[i] is None and (s.foul or is_fouled(*rows[i]))  # type: ignore[misc]
-        for i, s in enumerate(seats)
+        not s.surrender
+        and declared is None
+        and (s.foul or (setting is not None and is_fouled(*setting)))
+        for s, setting, declared in zip(seats, rows, special, strict=True)
     ]
 
     raw = {
@@ -345,10 +350,10 @@ def _settle_rows(i, j, seats, rows, fouled, special, preset: Preset) -> PairResu
         else:
             sign = compare(rows[i][k], rows[j][k], preset.suit_tiebreak)
         winner = None if sign == 0 else (i if sign > 0 else j)
-        category = rows[winner][k].category if winner is not None else None
         value = 0
         bonus = None
         if winner is not None:
+            category = rows[winner][k].category
             value = row_win_value(preset, position, category)
             if (position, category) in preset.row_values:
                 bonus = category

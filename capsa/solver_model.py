@@ -159,7 +159,9 @@ def _majority(ps, qs) -> np.ndarray:
             for step, pr in ((1, p), (0, tie), (-1, q)):
                 new[d + step] = new.get(d + step, 0.0) + w * pr
         dist = new
-    return sum(w for d, w in dist.items() if d > 0) - sum(w for d, w in dist.items() if d < 0)
+    ahead = sum(w for d, w in dist.items() if d > 0)
+    behind = sum(w for d, w in dist.items() if d < 0)
+    return np.asarray(ahead - behind)
 
 
 _MODELS: dict[tuple, RowModel] = {}
