@@ -15,18 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import Literal, TypeVar
+
+import numpy as np
 
 from capsa.cards import CapsaError, Card, check_setting, format_cards
 from capsa.hands import Row, compare, evaluate, is_fouled
 from capsa.presets import METHOD_EXTRA, POSITIONS, Preset
 from capsa.specials import compare_specials, holds
 
-if TYPE_CHECKING:
-    import numpy as np
-
-    # The pair arithmetic below takes numbers (score_round) or numpy arrays (the solver).
-    Num = TypeVar("Num", int, float, np.ndarray)
+# The pair arithmetic below takes numbers (score_round) or numpy arrays (the solver).
+Num = TypeVar("Num", int, float, np.ndarray)
 
 
 @dataclass(frozen=True)
