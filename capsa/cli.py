@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from capsa.cards import CapsaError, parse_cards
 from capsa.commands import EXIT_BAD_INPUT, Command, command
@@ -25,7 +25,7 @@ from capsa.solver_cli import cmd_arrange
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, status 2
+    def error(self, message: str) -> NoReturn:  # one line, status 2
         raise CapsaError(f"{message} (see '{self.prog} --help')")
 
 

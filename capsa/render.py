@@ -1,11 +1,11 @@
-"""Pictures of hands, showdowns and standings, drawn with Pillow (issue 6).
+"""Pictures of hands, showdowns and standings, drawn with Pillow.
 
 Everything here is pure Python + Pillow and never imports Discord: each public function
-returns image bytes (JPEG for the often-redrawn hand, PNG otherwise) that the bot
+returns image bytes (JPEG for the hand and the showdown, PNG for the standings) that the bot
 attaches to a message. Cards are drawn by this module
 (rank text and suit pips from the DejaVu Sans font shipped in ``capsa/fonts``, see
 ``LICENSE-DejaVu.txt``); no card art is downloaded. Card sprites, chips and fonts are
-cached, so a redraw only pastes sprites, draws a little text and encodes the PNG.
+cached, so a redraw only pastes sprites, draws a little text and encodes the image.
 
 Colours: a mid-tone table green with white card faces reads well on both Discord's dark
 and light themes; red suits are red, black suits black.
@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from capsa.cards import Card, sort_hand
-from capsa.hands import Row, evaluate
+from capsa.hands import Row, evaluate, foul_positions
 from capsa.i18n import t
 from capsa.match import Standing
 from capsa.names import category_name, position_name, row_name, special_name
@@ -368,14 +368,12 @@ def _hand_rows(
     for position, row_cards in by_position.items():
         if len(row_cards) == ROW_SIZES[position]:
             evaluated[position] = evaluate(row_cards)
-    bad: set[str] = set()
-    if complete:
-        back, middle, front = (evaluated[p] for p in ("back", "middle", "front"))
-        if back.strength < middle.strength:
-            bad |= {"back", "middle"}
-        if middle.strength < front.strength:
-            bad |= {"middle", "front"}
-    fouled = bool(bad)  # capsa.hands.is_fouled: the same two comparisons
+    bad = (
+        foul_positions(evaluated["back"], evaluated["middle"], evaluated["front"])
+        if complete
+        else frozenset()
+    )
+    fouled = bool(bad)
     placed = {c for row in rows for c in row}
     unplaced = [c for c in sort_hand(cards) if c not in placed]
 
@@ -404,8 +402,8 @@ def _hand_rows(
         size = ROW_SIZES[position]
         row_cards = list(by_position[position])
         # an evaluated row is shown in its display order (groups first, wheel 5-high)
-        shown: list[Card | None] = (
-            list(evaluated[position].cards) if position in evaluated else row_cards[:size]
+        shown: list[Card | None] = list(
+            evaluated[position].cards if position in evaluated else row_cards[:size]
         )
         shown += [None] * (size - len(shown))
         row_w = (size - 1) * ROW_STEP + cw
@@ -428,7 +426,7 @@ def _hand_rows(
         draw.text((MARGIN, y + 2), t("render.unplaced", lang), font=_font(18), fill=TEXT_DIM)
         y += 28
         avail = width - 2 * MARGIN
-        step = HAND_STEP
+        step: float = HAND_STEP
         if len(unplaced) > 1:
             step = min(HAND_STEP, (avail - cw) / (len(unplaced) - 1))
         _draw_cards(canvas, unplaced, MARGIN, y, CARD_L, step)
@@ -488,7 +486,7 @@ def render_showdown(result: RoundResult, lang: str = "en", title: str | None = N
         pair_of[i, j] = pair_of[j, i] = pair
     top = MARGIN + title_h
     for p, player in enumerate(players):
-        x = MARGIN + p * (SD_COL + SD_GAP)
+        x: float = MARGIN + p * (SD_COL + SD_GAP)
         _showdown_column(
             canvas,
             draw,

@@ -19,6 +19,7 @@ from capsa.hands import ALL_CATEGORIES
 from capsa.i18n import t
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset
+from capsa.scoring import pair_multiplier, pair_points, row_win_value, units_extra
 from capsa.settings import TIMEOUT_ACTIONS
 
 TOPICS = ("overview", "hands", "setting", "scoring", "bonuses", "specials", "presets")
@@ -88,44 +89,43 @@ def sweep_example(preset: Preset) -> dict[str, int]:
     """The worked sweep on the scoring page, from the preset's own numbers.
 
     The winner takes the front with three of a kind, the middle with a straight and the
-    back with a flush. ``total`` is what the loser pays (tests check it against the engine).
+    back with a flush. ``total`` is what the loser pays, worked out by the engine's own
+    scoring functions (tests check it against ``score_round`` too).
     """
-    ft = preset.row_value("front", "three_of_a_kind")
-    st = preset.row_value("middle", "straight")
-    fl = preset.row_value("back", "flush")
-    m = preset.sweep_multiplier
+    rows = (("front", "three_of_a_kind"), ("middle", "straight"), ("back", "flush"))
+    ft, st, fl = (preset.row_value(position, category) for position, category in rows)
+    net = sum(row_win_value(preset, position, category) for position, category in rows)
+    m = pair_multiplier(preset, table_sweep=False, foul=False)
+    total = pair_points(preset, net, 3, 0, m)
     if preset.scoring == "units":
-        extra = METHOD_EXTRA[_method(preset)]
         return {
             "ft": ft,
             "st": st,
             "fl": fl,
             "m": 1,
-            "extra": extra,
-            "total": 3 + ft + st + fl + extra,
+            "extra": units_extra(preset, 3, 0),
+            "total": total,
         }
     if preset.scoring == "base":
-        surplus = (ft - 1) + (st - 1) + (fl - 1)
+        base = pair_points(preset, 3, 3, 0, m)  # the base 1 a row, multiplied
         return {
             "ft": ft,
             "st": st,
             "fl": fl,
             "m": m,
-            "b": 3 * m,
-            "extra": surplus,
-            "total": 3 * m + surplus,
+            "b": base,
+            "extra": total - base,
+            "total": total,
         }
-    total = ft + st + fl
-    return {"ft": ft, "st": st, "fl": fl, "m": m, "sum": total, "total": total * m}
+    return {"ft": ft, "st": st, "fl": fl, "m": m, "sum": net, "total": total}
 
 
 def _foul_text(preset: Preset, lang: str) -> str:
     if preset.scoring == "units":
-        method = _method(preset)
-        x = METHOD_EXTRA[method]
-        return t(
-            "rules.foul.units", lang, total=3 + x, x=x, why=t(f"rules.foul.why.{method}", lang)
-        )
+        x = units_extra(preset, 3, 0)
+        why = t(f"rules.foul.why.{_method(preset)}", lang)
+        # a fouled player loses all three rows, each worth 1 before royalties
+        return t("rules.foul.units", lang, total=pair_points(preset, 3, 3, 0, 1), x=x, why=why)
     return t(
         f"rules.foul.{preset.scoring}",
         lang,
@@ -134,9 +134,15 @@ def _foul_text(preset: Preset, lang: str) -> str:
     )
 
 
-def _method_text(method: str, lang: str) -> str:
-    x = METHOD_EXTRA[method]
-    return t(f"rules.method.{method}", lang, x=x, s=3 + x, two=2 - 1 + x)
+def _method_text(preset: Preset, lang: str) -> str:
+    """The method's extra, with a sweep (3 rows to 0) and a 2-1 split as examples."""
+    return t(
+        f"rules.method.{_method(preset)}",
+        lang,
+        x=units_extra(preset, 3, 0),
+        s=pair_points(preset, 3, 3, 0, 1),
+        two=pair_points(preset, 1, 2, 1, 1),
+    )
 
 
 # --- topics ------------------------------------------------------------------------------
@@ -229,7 +235,7 @@ def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
 
     example = sweep_example(preset)
     if units:
-        sweep = t("rules.scoring.sweep.units", lang, method=_method_text(method, lang), **example)
+        sweep = t("rules.scoring.sweep.units", lang, method=_method_text(preset, lang), **example)
     else:
         sweep = t(f"rules.scoring.sweep.{preset.scoring}", lang, **example)
     sections.append((t("rules.scoring.sweep.h", lang), sweep))

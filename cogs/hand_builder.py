@@ -256,7 +256,7 @@ class HandBuilder:
             content=None, embed=locked, view=None, attachments=[]
         )
         hand = rnd.hands[seat]
-        if (  # a refused DM is stored without a channel
+        if (  # a refused DM left no DM message to lock
             interaction.message is not None
             and hand.dm_channel_id is not None
             and hand.dm_message_id is not None

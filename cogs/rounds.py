@@ -23,7 +23,6 @@ from capsa.settings import TimeoutAction
 from cogs import embeds, views
 from cogs.replies import tell, user_lang
 from cogs.table_base import (
-    DM_REFUSED,
     TableServices,
     is_manager,
     round_result,
@@ -132,6 +131,7 @@ class Rounds:
                 for seat in match.seats
                 if not seat.is_bot
                 and rnd.hands[seat.seat].dm_message_id is None
+                and not rnd.hands[seat.seat].dm_refused
                 and not rnd.hands[seat.seat].submitted
             )
         )
@@ -168,7 +168,7 @@ class Rounds:
             log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
             return
         if refused:  # remembered: a restart neither tries the DM again nor tells them twice
-            await self.repo.set_dm_message(rnd.id, seat.seat, None, DM_REFUSED)
+            await self.repo.mark_dm_refused(rnd.id, seat.seat)
 
     async def close_status_message(self, match: MatchRecord) -> None:
         """The table was cancelled: its open round's status says so, without buttons."""

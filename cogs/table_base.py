@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from cogs.scheduler import Scheduler
     from cogs.worker_pool import WorkerPool
 
-DM_REFUSED = 0  # stored as a hand's DM message id: the DM was refused and the channel told
-
 
 class TableServices:
     """The shared services of every table, handed to the lobby, the hand builder and the

@@ -12,7 +12,6 @@ import pytest
 
 from capsa.presets import get_preset
 from capsa.solver import arrange
-from cogs.table_base import DM_REFUSED
 from tests.cog_helpers import (
     ALICE,
     ALICE_HAND,
@@ -39,7 +38,8 @@ async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
     await fake_bot.tables.rounds.prepare_round(match, rnd)
     assert told_bob() == 1
     stored = await repo.get_round(rnd.id)
-    assert stored.hands[1].dm_message_id == DM_REFUSED and stored.hands[0].dm_message_id
+    assert stored.hands[1].dm_refused and stored.hands[1].dm_message_id is None
+    assert not stored.hands[0].dm_refused and stored.hands[0].dm_message_id
     await fake_bot.tables.rounds.prepare_round(match, stored)  # what a restart does
     assert told_bob() == 1
     assert dm.send.call_count == 1  # and the DM is not tried again

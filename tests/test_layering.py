@@ -1,0 +1,152 @@
+"""The layers stay layers: capsa/ is pure, data/ knows no Discord, no package has an import
+circle, and every module imports on its own in a fresh interpreter (no import order)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("capsa", "data", "cogs")
+
+
+def _modules(package: str) -> dict[str, Path]:
+    return {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+
+def _absolute(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    is_package = (ROOT / module.replace(".", "/") / "__init__.py").exists()
+    parts = module.split(".")
+    base = parts if is_package else parts[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _imports(module: str, path: Path, *, runtime_only: bool) -> list[tuple[str, int, bool]]:
+    """(imported module, line, at module level) for each import in the file. With
+    ``runtime_only``, imports under ``if TYPE_CHECKING:`` are left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, int, bool]] = []
+
+    def visit(node: ast.AST, top: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if (
+                runtime_only
+                and isinstance(child, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(child.test)
+            ):
+                continue
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, child.lineno, top) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                target = _absolute(module, child)
+                found.append((target, child.lineno, top))
+                # `from capsa import solver` imports the submodule capsa.solver
+                found.extend(
+                    (f"{target}.{alias.name}", child.lineno, top)
+                    for alias in child.names
+                    if (ROOT / target.replace(".", "/") / f"{alias.name}.py").exists()
+                )
+            in_body = top and not isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+            )
+            visit(child, in_body)
+
+    visit(tree, True)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [("capsa", ("discord", "cogs", "data", "bot")), ("data", ("discord", "cogs", "bot"))],
+)
+def test_a_layer_never_imports_the_layers_above(package: str, forbidden: tuple[str, ...]) -> None:
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for module, path in _modules(package).items()
+        for name, line, _top in _imports(module, path, runtime_only=False)
+        if name.split(".")[0] in forbidden
+    ]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", ["capsa", "data"])
+def test_no_function_level_imports(package: str) -> None:
+    """An import inside a function is how an import circle hides; the engine and the data
+    layer import everything at the top."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name} inside a function"
+        for module, path in _modules(package).items()
+        for name, line, top in _imports(module, path, runtime_only=True)
+        if not top
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    stack: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := walk(start)):
+            return found
+    return None
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_circle(package: str) -> None:
+    modules = _modules(package)
+    graph = {
+        module: {
+            name
+            for name, _line, _top in _imports(module, path, runtime_only=True)
+            if name in modules and name != module
+        }
+        for module, path in modules.items()
+    }
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_every_module_imports_alone_in_a_fresh_interpreter() -> None:
+    names = ["bot"] + [m for package in PACKAGES for m in _modules(package) if "__main__" not in m]
+
+    def try_import(name: str) -> str | None:
+        run = subprocess.run(
+            [sys.executable, "-c", f"import {name}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return None if run.returncode == 0 else f"import {name}: {run.stderr.strip()[-500:]}"
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failures = [f for f in pool.map(try_import, names) if f]
+    assert not failures, "\n\n".join(failures)
