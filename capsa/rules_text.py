@@ -5,13 +5,18 @@ table-sweep minimum, the foul multiplier, the scoring mode and method, the room 
 the surrender cost are read from the :class:`~capsa.presets.Preset` object, so the text
 cannot drift from the engine. All prose goes through :mod:`capsa.i18n`.
 
+Every name a reader sees comes from the catalogue in the reader's language: the scoring mode
+and method are described, never named by their internal value, and a house with words of its
+own for a sweep, a sweep of the table and a fouled hand (``sayapoker``: tembus, super, PAO;
+RULES §7) has its pages written with them.
+
 A page fits a Discord embed: ``title``, an ``intro`` (the description) and at most
 :data:`MAX_SECTIONS` ``(heading, body)`` fields, within the limits below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from capsa.cards import CapsaError
@@ -45,9 +50,53 @@ class RulesPage:
 
 # --- helpers -----------------------------------------------------------------------------
 
+# The words every page uses for a sweep, a sweep of the table, a fouled hand and the room
+# fee (``sweep``, ``table``, ``foul``, ``fee`` in running text; ``..._h`` as a heading).
+_WORDS: Mapping[str, str] = {
+    "sweep": "rules.word.sweep",
+    "sweep_h": "rules.word.sweep.h",
+    "table": "rules.word.table",
+    "table_h": "rules.word.table.h",
+    "foul": "rules.word.foul",
+    "foul_h": "rules.word.foul.h",
+    "fee": "rules.word.fee",
+    "fee_h": "rules.word.fee.h",
+}
+# A house that says it in its own words (RULES §7): its words replace the common ones on
+# the pages of its preset. RULES gives sayapoker no word of its own for the fee.
+_HOUSE_WORDS: Mapping[str, Mapping[str, str]] = {
+    "sayapoker": {
+        "sweep": "rules.word.sayapoker.sweep",
+        "sweep_h": "rules.word.sayapoker.sweep.h",
+        "table": "rules.word.sayapoker.table",
+        "table_h": "rules.word.sayapoker.table.h",
+        "foul": "rules.word.sayapoker.foul",
+        "foul_h": "rules.word.sayapoker.foul.h",
+    },
+}
+# The scoring methods of a ``units`` preset, as a reader sees them.
+_METHOD_NAMES: Mapping[str, str] = {"1-6": "rules.method.name.1-6", "2-4": "rules.method.name.2-4"}
 
-def _state(flag: bool, lang: str) -> str:
-    return t("rules.on" if flag else "rules.off", lang)
+
+def words(preset: Preset, lang: str) -> dict[str, str]:
+    """The words ``preset``'s pages use in ``lang`` (see :data:`_WORDS`)."""
+    keys = {**_WORDS, **_HOUSE_WORDS.get(preset.name, {})}
+    return {name: t(key, lang) for name, key in keys.items()}
+
+
+class _Text:
+    """``t`` for one preset's pages: every template may name the preset's words."""
+
+    def __init__(self, preset: Preset, lang: str) -> None:
+        self.lang = lang
+        self.words = words(preset, lang)
+
+    def __call__(self, key: str, **values: object) -> str:
+        return t(key, self.lang, **{**self.words, **values})
+
+
+def _state(flag: bool, tx: _Text) -> str:
+    return tx("rules.on" if flag else "rules.off")
 
 
 def _percent(rate: float) -> str:
@@ -78,11 +127,15 @@ def _method(preset: Preset) -> str:
     return preset.method or "1-6"
 
 
-def _vs_table(preset: Preset, lang: str) -> str:
+def _method_name(preset: Preset, lang: str) -> str:
+    return t(_METHOD_NAMES[_method(preset)], lang)
+
+
+def _vs_table(preset: Preset, tx: _Text) -> str:
     table = preset.table_sweep_multiplier
     if table is None or table == preset.foul_multiplier:
         return ""
-    return t("rules.foul.vs_table", lang, t=table)
+    return tx("rules.foul.vs_table", t=table)
 
 
 def sweep_example(preset: Preset) -> dict[str, int]:
@@ -120,25 +173,23 @@ def sweep_example(preset: Preset) -> dict[str, int]:
     return {"ft": ft, "st": st, "fl": fl, "m": m, "sum": net, "total": total}
 
 
-def _foul_text(preset: Preset, lang: str) -> str:
+def _foul_text(preset: Preset, tx: _Text) -> str:
     if preset.scoring == "units":
         x = units_extra(preset, 3, 0)
-        why = t(f"rules.foul.why.{_method(preset)}", lang)
+        why = tx(f"rules.foul.why.{_method(preset)}")
         # a fouled player loses all three rows, each worth 1 before royalties
-        return t("rules.foul.units", lang, total=pair_points(preset, 3, 3, 0, 1), x=x, why=why)
-    return t(
+        return tx("rules.foul.units", total=pair_points(preset, 3, 3, 0, 1), x=x, why=why)
+    return tx(
         f"rules.foul.{preset.scoring}",
-        lang,
         f=preset.foul_multiplier,
-        vs_table=_vs_table(preset, lang),
+        vs_table=_vs_table(preset, tx),
     )
 
 
-def _method_text(preset: Preset, lang: str) -> str:
+def _method_text(preset: Preset, tx: _Text) -> str:
     """The method's extra, with a sweep (3 rows to 0) and a 2-1 split as examples."""
-    return t(
+    return tx(
         f"rules.method.{_method(preset)}",
-        lang,
         x=units_extra(preset, 3, 0),
         s=pair_points(preset, 3, 3, 0, 1),
         two=pair_points(preset, 1, 2, 1, 1),
@@ -202,75 +253,69 @@ def _setting(
     timeout_action: str | None = None,
     **_: object,
 ) -> tuple[str, Sections]:
-    secs = t("rules.setting.timer.secs", lang, n=turn_seconds) if turn_seconds else ""
-    action = t(f"rules.setting.timeout.{timeout_action or 'either'}", lang)
+    tx = _Text(preset, lang)
+    secs = tx("rules.setting.timer.secs", n=turn_seconds) if turn_seconds else ""
+    action = tx(f"rules.setting.timeout.{timeout_action or 'either'}")
     special = "rules.setting.special.b" if preset.specials else "rules.setting.special.none"
-    return t("rules.setting.intro", lang), [
-        (t("rules.setting.order.h", lang), t("rules.setting.order.b", lang)),
-        (
-            t("rules.setting.foul.h", lang),
-            t("rules.setting.foul.b", lang, foul=_foul_text(preset, lang)),
-        ),
-        (t("rules.setting.builder.h", lang), t("rules.setting.builder.b", lang)),
-        (
-            t("rules.setting.timer.h", lang),
-            t("rules.setting.timer.b", lang, secs=secs, action=action),
-        ),
-        (t("rules.setting.special.h", lang), t(special, lang)),
-        (t("rules.setting.invalid.h", lang), t("rules.setting.invalid.b", lang)),
+    return tx("rules.setting.intro"), [
+        (tx("rules.setting.order.h"), tx("rules.setting.order.b")),
+        (tx.words["foul_h"], tx("rules.setting.foul.b", text=_foul_text(preset, tx))),
+        (tx("rules.setting.builder.h"), tx("rules.setting.builder.b")),
+        (tx("rules.setting.timer.h"), tx("rules.setting.timer.b", secs=secs, action=action)),
+        (tx("rules.setting.special.h"), tx(special)),
+        (tx("rules.setting.invalid.h"), tx("rules.setting.invalid.b")),
     ]
 
 
 def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
-    method = _method(preset)
+    tx = _Text(preset, lang)
     units = preset.scoring == "units"
-    mode = t(f"rules.mode.{preset.scoring}", lang, method=method)
-    fee = t("rules.scoring.fee_note", lang) if preset.room_fee else ""
-    intro = t("rules.scoring.intro", lang, fee=fee, mode=mode)
+    mode = tx(f"rules.mode.{preset.scoring}", method=_method_name(preset, lang))
+    note = tx("rules.scoring.fee_note") if preset.room_fee else ""
+    intro = tx("rules.scoring.intro", note=note, mode=mode)
 
-    rows = t("rules.scoring.rows.units" if units else "rules.scoring.rows.value", lang)
+    rows = tx("rules.scoring.rows.units" if units else "rules.scoring.rows.value")
     if preset.suit_tiebreak == "none":
-        rows += t("rules.scoring.rows.push", lang)
-    sections: Sections = [(t("rules.scoring.rows.h", lang), rows)]
+        rows += tx("rules.scoring.rows.push")
+    sections: Sections = [(tx("rules.scoring.rows.h"), rows)]
 
     example = sweep_example(preset)
     if units:
-        sweep = t("rules.scoring.sweep.units", lang, method=_method_text(preset, lang), **example)
+        sweep = tx("rules.scoring.sweep.units", method=_method_text(preset, tx), **example)
     else:
-        sweep = t(f"rules.scoring.sweep.{preset.scoring}", lang, **example)
-    sections.append((t("rules.scoring.sweep.h", lang), sweep))
+        sweep = tx(f"rules.scoring.sweep.{preset.scoring}", **example)
+    sections.append((tx.words["sweep_h"], sweep))
 
     if preset.table_sweep_multiplier is None:
-        table = t("rules.scoring.table.none", lang)
+        table = tx("rules.scoring.table.none")
     else:
         n = preset.table_sweep_min_opponents or 1
         players_key = "full" if n + 1 >= 4 else "some"
-        table = t(
+        table = tx(
             "rules.scoring.table.b",
-            lang,
             n=n,
-            players=t(f"rules.scoring.table.players.{players_key}", lang, p=n + 1),
+            players=tx(f"rules.scoring.table.players.{players_key}", p=n + 1),
             t=preset.table_sweep_multiplier,
             m=preset.sweep_multiplier,
-            base=t("rules.scoring.table.base", lang) if preset.scoring == "base" else "",
+            base=tx("rules.scoring.table.base") if preset.scoring == "base" else "",
         )
-    sections.append((t("rules.scoring.table.h", lang), table))
-    sections.append((t("rules.scoring.foul.h", lang), _foul_text(preset, lang)))
+    sections.append((tx.words["table_h"], table))
+    sections.append((tx.words["foul_h"], _foul_text(preset, tx)))
     if preset.specials:
         sections.append(
             (
-                t("rules.scoring.specials.h", lang),
-                t("rules.scoring.specials.b", lang, list=_specials_list(preset, lang)),
+                tx("rules.scoring.specials.h"),
+                tx("rules.scoring.specials.b", list=_specials_list(preset, lang)),
             )
         )
     if units:
         x16, x24 = METHOD_EXTRA["1-6"], METHOD_EXTRA["2-4"]
+        method = _method_name(preset, lang)
         sections.append(
             (
-                t("rules.scoring.method.h", lang, method=method),
-                t(
+                tx("rules.scoring.method.h", method=method),
+                tx(
                     "rules.scoring.method.b",
-                    lang,
                     x16=x16,
                     s16=3 + x16,
                     x24=x24,
@@ -283,24 +328,22 @@ def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
     if preset.room_fee or "room_fee" in preset.allowed_options:
         sections.append(
             (
-                t("rules.scoring.fee.h", lang),
-                t(
+                tx.words["fee_h"],
+                tx(
                     "rules.scoring.fee.b",
-                    lang,
                     rate=_percent(preset.room_fee_rate),
-                    state=_state(preset.room_fee, lang),
+                    state=_state(preset.room_fee, tx),
                 ),
             )
         )
     if preset.surrender or "surrender" in preset.allowed_options:
         sections.append(
             (
-                t("rules.scoring.surrender.h", lang),
-                t(
+                tx("rules.scoring.surrender.h"),
+                tx(
                     "rules.scoring.surrender.b",
-                    lang,
                     cost=preset.surrender_cost,
-                    state=_state(preset.surrender, lang),
+                    state=_state(preset.surrender, tx),
                 ),
             )
         )
@@ -312,6 +355,7 @@ def _row_heading(position: str, lang: str) -> str:
 
 
 def _bonuses(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
+    tx = _Text(preset, lang)
     units = preset.scoring == "units"
     line_key = "rules.bonuses.line.units" if units else "rules.bonuses.line.value"
     sections: Sections = []
@@ -326,58 +370,55 @@ def _bonuses(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
     q = preset.row_value("back", "four_of_a_kind")
     sf = preset.row_value("back", "straight_flush")
     if units:
-        example = t("rules.bonuses.example.units", lang, q=q, sf=sf, total=1 + sf)
-        sweep = t("rules.bonuses.sweep.units", lang)
+        example = tx("rules.bonuses.example.units", q=q, sf=sf, total=1 + sf)
+        sweep = tx("rules.bonuses.sweep.units")
     elif preset.scoring == "base":
-        example = t("rules.bonuses.example.value", lang, q=q, sf=sf)
-        sweep = t("rules.bonuses.sweep.base", lang, m=preset.sweep_multiplier)
+        example = tx("rules.bonuses.example.value", q=q, sf=sf)
+        sweep = tx("rules.bonuses.sweep.base", m=preset.sweep_multiplier)
     else:
-        example = t("rules.bonuses.example.value", lang, q=q, sf=sf)
+        example = tx("rules.bonuses.example.value", q=q, sf=sf)
         table = preset.table_sweep_multiplier
-        sweep = t(
+        sweep = tx(
             "rules.bonuses.sweep.multiply",
-            lang,
             m=preset.sweep_multiplier,
-            table=t("rules.bonuses.sweep.table", lang, t=table) if table else "",
+            extra=tx("rules.bonuses.sweep.table", t=table) if table else "",
         )
-    sections.append((t("rules.bonuses.example.h", lang), example))
-    sections.append((t("rules.bonuses.sweep.h", lang), sweep))
-    intro = t("rules.bonuses.intro.units" if units else "rules.bonuses.intro.value", lang)
+    sections.append((tx("rules.bonuses.example.h"), example))
+    sections.append((tx("rules.bonuses.sweep.h"), sweep))
+    intro = tx("rules.bonuses.intro.units" if units else "rules.bonuses.intro.value")
     return intro, sections
 
 
 def _specials(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
+    tx = _Text(preset, lang)
     sections: Sections = []
     paid = [s for s in SPECIALS if s in preset.specials]
     for special in paid:
         sections.append(
             (
-                t(
+                tx(
                     "rules.specials.h",
-                    lang,
                     name=special_name(special, lang),
                     value=preset.specials[special],
                 ),
-                t(f"rules.specials.cond.{special}", lang),
+                tx(f"rules.specials.cond.{special}"),
             )
         )
     if not paid:
-        sections.append((t("rules.specials.none.h", lang), t("rules.specials.none.b", lang)))
-        return t("rules.specials.intro", lang), sections
-    sections.append((t("rules.specials.pay.h", lang), t("rules.specials.pay.b", lang)))
-    sections.append(
-        (t("rules.specials.same.h", lang), t(f"rules.specials.same.{preset.same_special}", lang))
-    )
+        sections.append((tx("rules.specials.none.h"), tx("rules.specials.none.b")))
+        return tx("rules.specials.intro"), sections
+    sections.append((tx("rules.specials.pay.h"), tx("rules.specials.pay.b")))
+    sections.append((tx("rules.specials.same.h"), tx(f"rules.specials.same.{preset.same_special}")))
     absent = [s for s in SPECIALS if s not in preset.specials]
     if absent:
         names = _join([special_name(s, lang) for s in absent], lang)
-        sections.append(
-            (t("rules.specials.absent.h", lang), t("rules.specials.absent.b", lang, names=names))
-        )
-    return t("rules.specials.intro", lang), sections
+        sections.append((tx("rules.specials.absent.h"), tx("rules.specials.absent.b", names=names)))
+    return tx("rules.specials.intro"), sections
 
 
 def _preset_summary(preset: Preset, lang: str) -> str:
+    """One preset in a few lines, in that preset's own words."""
+    tx = _Text(preset, lang)
     units = preset.scoring == "units"
     rows = []
     for position in _BONUS_POSITIONS:
@@ -387,73 +428,65 @@ def _preset_summary(preset: Preset, lang: str) -> str:
                 [f"{category_name(c, lang)} {'+' if units else ''}{v}" for c, v in items], lang
             )
             rows.append(
-                t("rules.presets.bonus_row", lang, row=position_name(position, lang), items=shown)
+                tx("rules.presets.bonus_row", row=position_name(position, lang), items=shown)
             )
     bonus_key = "rules.presets.bonuses.units" if units else "rules.presets.bonuses.value"
     lines = [
-        t("rules.presets.ties", lang, text=t(f"rules.presets.tie.{preset.suit_tiebreak}", lang)),
-        t(bonus_key, lang, list=" · ".join(rows)),
+        tx("rules.presets.ties", text=tx(f"rules.presets.tie.{preset.suit_tiebreak}")),
+        tx(bonus_key, list=" · ".join(rows)),
     ]
     if units:
         method = _method(preset)
-        sweep = t("rules.presets.sweep.units", lang, x=METHOD_EXTRA[method], method=method)
+        sweep = tx(
+            "rules.presets.sweep.units", x=METHOD_EXTRA[method], method=_method_name(preset, lang)
+        )
     else:
-        sweep = t(f"rules.presets.sweep.{preset.scoring}", lang, m=preset.sweep_multiplier)
-    lines.append(t("rules.presets.sweep", lang, text=sweep))
+        sweep = tx(f"rules.presets.sweep.{preset.scoring}", m=preset.sweep_multiplier)
+    lines.append(tx("rules.presets.sweep", text=sweep))
     if preset.table_sweep_multiplier is None:
-        lines.append(t("rules.presets.table.none", lang))
+        lines.append(tx("rules.presets.table.none"))
     else:
         lines.append(
-            t(
+            tx(
                 "rules.presets.table",
-                lang,
                 t=preset.table_sweep_multiplier,
                 n=preset.table_sweep_min_opponents or 1,
             )
         )
     if units:
-        lines.append(t("rules.presets.foul.units", lang))
+        lines.append(tx("rules.presets.foul.units"))
     else:
         lines.append(
-            t(
-                "rules.presets.foul",
-                lang,
-                f=preset.foul_multiplier,
-                vs_table=_vs_table(preset, lang),
-            )
+            tx("rules.presets.foul", f=preset.foul_multiplier, vs_table=_vs_table(preset, tx))
         )
     if preset.specials:
-        same = t(f"rules.presets.same.{preset.same_special}", lang)
-        lines.append(
-            t("rules.presets.specials", lang, list=_specials_list(preset, lang), same=same)
-        )
+        same = tx(f"rules.presets.same.{preset.same_special}")
+        lines.append(tx("rules.presets.specials", list=_specials_list(preset, lang), same=same))
     else:
-        lines.append(t("rules.presets.specials.none", lang))
+        lines.append(tx("rules.presets.specials.none"))
     options = []
     if "method" in preset.allowed_options:
-        options.append(t("rules.presets.opt.method", lang, method=_method(preset)))
+        options.append(tx("rules.presets.opt.method", method=_method_name(preset, lang)))
     if "room_fee" in preset.allowed_options:
         options.append(
-            t(
+            tx(
                 "rules.presets.opt.room_fee",
-                lang,
                 rate=_percent(preset.room_fee_rate),
-                state=_state(preset.room_fee, lang),
+                state=_state(preset.room_fee, tx),
             )
         )
     if "surrender" in preset.allowed_options:
         options.append(
-            t(
+            tx(
                 "rules.presets.opt.surrender",
-                lang,
                 cost=preset.surrender_cost,
-                state=_state(preset.surrender, lang),
+                state=_state(preset.surrender, tx),
             )
         )
     if options:
-        lines.append(t("rules.presets.options", lang, list=_join(options, lang)))
+        lines.append(tx("rules.presets.options", list=_join(options, lang)))
     else:
-        lines.append(t("rules.presets.options.none", lang))
+        lines.append(tx("rules.presets.options.none"))
     return "\n".join(f"• {line}" for line in lines)
 
 

@@ -13,6 +13,10 @@ from capsa.names import category_name, position_name, row_name, special_name
 from capsa.presets import POSITIONS
 from capsa.scoring import PairResult, RoundResult
 
+# The order rows are listed in, in a player's block and in every "X vs Y" line alike: front
+# on top, as the pictures stack them.
+ROW_ORDER = ("front", "middle", "back")
+
 
 def signed(points: float) -> str:
     text = f"{points:g}" if isinstance(points, float) else str(points)
@@ -26,7 +30,7 @@ def player_lines(
     player = result.players[index]
     lines = []
     if player.rows is not None and not player.surrendered:
-        for position in ("front", "middle", "back"):
+        for position in ROW_ORDER:
             row = player.rows[POSITIONS.index(position)]
             cards = format_cards(row.cards, symbols=True)
             lines.append(f"{position_name(position, lang)}: {cards} — {row_name(row, lang)}")
@@ -54,7 +58,7 @@ def pair_line(result: RoundResult, pair: PairResult, lang: str = "en") -> str:
         if pair.kind == "foul":
             loser = i if result.players[i].fouled else j
             parts.append(t("sd.foul_pair", lang, name=names[loser], mult=pair.multiplier))
-        for outcome in pair.rows:
+        for outcome in sorted(pair.rows, key=lambda o: ROW_ORDER.index(o.position)):
             row = position_name(outcome.position, lang)
             if outcome.winner is None:
                 parts.append(t("sd.row_push", lang, row=row))

@@ -14,7 +14,7 @@ from capsa.cards import DECK
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import t
 from capsa.match import standings
-from capsa.names import special_name
+from capsa.names import position_name, special_name
 from capsa.presets import PRESETS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.showdown import pair_line, player_lines
@@ -114,6 +114,21 @@ def test_showdown_embeds_fit_discord_limits(preset_name, lang, scenario) -> None
     final = embeds.standings_embed(standings(totals), lang)
     assert check_embed(final) <= 6000
     assert all(name in final.description for name in names.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "id"])
+@pytest.mark.parametrize("preset_name", list(PRESETS))
+def test_player_blocks_and_head_to_head_list_rows_in_one_order(preset_name, lang) -> None:
+    result, _ = four_player_result(preset_name, "bonuses")
+    order = [position_name(p, lang) for p in ("front", "middle", "back")]
+    for index in range(len(result.players)):
+        heads = [line.split(":")[0] for line in player_lines(result, index, lang)]
+        assert [h for h in heads if h in order] == order
+    lines = [pair_line(result, pair, lang) for pair in result.pairs if pair.kind == "rows"]
+    assert lines
+    for line in lines:
+        at = [line.index(f" {name}: ") for name in order]
+        assert at == sorted(at), line
 
 
 @pytest.mark.parametrize("lang", ["en", "id"])

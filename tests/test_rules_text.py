@@ -178,9 +178,9 @@ def test_numbers_follow_the_object_not_a_copy():
     assert "**Full house**: 37" in bonuses and "**Three of a kind**: 29" in bonuses
     assert "×5" in bonuses and "×11" in bonuses
     scoring = text_of(rules_page("scoring", odd))
-    assert "29 + 1 + 1 = 31, swept ×5 = **155**" in scoring
+    assert "29 + 1 + 1 = 31, ×5 for the sweep = **155**" in scoring
     assert "at least 3 opponents" in scoring and "×11 instead of ×5" in scoring
-    assert "×7 (×11 to a player who sweeps the table)" in scoring
+    assert "×7 (×11 to a player with a sweep of the table)" in scoring
     assert "Dragon 99, Six pairs 41" in scoring
     specials = rules_page("specials", odd)
     headings = [h for h, _ in specials.sections]
@@ -224,12 +224,12 @@ def test_sweep_examples_match_rules_md():
 
 
 STANDARD_SCORING_EN = [
-    "5 + 1 + 1 = 7, swept ×2 = **14**",
+    "5 + 1 + 1 = 7, ×2 for the sweep = **14**",
     "at least 2 opponents",
     "×4 instead of ×2",
-    "×2 (×4 to a player who sweeps the table)",
+    "×2 (×4 to a player with a sweep of the table)",
     "Dragon 13, Six pairs 3, Three straights 3, Three flushes 3",
-    "multiply",
+    "A sweep multiplies the whole total between the two players",
 ]
 
 
@@ -257,8 +257,8 @@ def test_scoring_sayapoker_base_mode_fee_and_foul():
 
 def test_scoring_indocapsa_foul_multiplier():
     text = text_of(rules_page("scoring", PRESETS["indocapsa"]))
-    assert "×3 (×4 to a player who sweeps the table)" in text
-    assert "6 + 1 + 1 = 8, swept ×2 = **16**" in text
+    assert "×3 (×4 to a player with a sweep of the table)" in text
+    assert "6 + 1 + 1 = 8, ×2 for the sweep = **16**" in text
     assert "Dragon 78, Six pairs 18" in text
 
 
@@ -267,14 +267,14 @@ def test_scoring_chinese_poker_units_and_methods():
     assert "Nothing is ever multiplied" in text
     assert "method 1-6" in text and "a sweep is worth 6" in text
     assert "3 + 3 + 3 = **9**" in text
-    assert "no sweep-of-the-table bonus" in text
-    assert "pays each of them 6 units" in text
+    assert "pays nothing extra for a sweep of the table" in text
+    assert "6 units each" in text
     assert "push" in text
     assert "pay 3 units to each player still in" in text and "**off**" in text
     other = text_of(rules_page("scoring", VARIANTS["chinese-poker 2-4+surrender"]))
     assert "2-1 pays 2 and a sweep pays 4" in other
     assert "3 + 3 + 1 = **7**" in other
-    assert "pays each of them 4 units" in other
+    assert "4 units each" in other
     assert "This table uses **2-4**" in other and "At this table: **on**" in other
 
 
@@ -393,7 +393,12 @@ def test_every_rules_string_is_translated():
         "rules.bonuses.line.value",
         "rules.bonuses.line.units",
         "rules.presets.bonus_row",
-        "rules.presets.opt.room_fee",
+        "rules.presets.sweep",
+        # numbers and names that are the same in both languages
+        "rules.method.name.1-6",
+        "rules.method.name.2-4",
+        "rules.word.fee",  # the fee's name as RULES §5.1 gives it (sayapoker: room fee)
+        "rules.word.fee.h",
     }
     for key in keys:
         assert idn[key].strip(), key
@@ -421,3 +426,96 @@ def test_setting_names_the_servers_timeout_action():
     assert "120 detik" in timer("id", turn_seconds=120, timeout_action="auto")
     with pytest.raises(CapsaError):
         rules_page("setting", preset, "en", timeout_action="pass")
+
+
+# --- every name through the catalogue, and each house's own words ---------------------------
+
+# What the code calls things (Preset fields and options): a reader never sees these names.
+INTERNAL_NAMES = (
+    "multiply",
+    "base",
+    "units",
+    "key_card",
+    "early",
+    "compare",
+    "room_fee",
+    "surrender",
+    "method",
+)
+
+
+def pages(preset, lang: str, topics=TOPICS) -> str:
+    return "\n".join(text_of(rules_page(topic, preset, lang)) for topic in topics)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_no_internal_name_in_the_indonesian_pages(variant):
+    """ "Mode hitungan: **multiply**" and "room fee 3% (mati)" were the code's own names."""
+    text = pages(VARIANTS[variant], "id")
+    for name in INTERNAL_NAMES:
+        assert not re.search(rf"\b{name}\b", text, re.IGNORECASE), name
+
+
+@pytest.mark.parametrize("lang", WORDED)
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_scoring_mode_is_described_not_named(variant, lang):
+    preset = VARIANTS[variant]
+    intro = rules_page("scoring", preset, lang).intro
+    assert preset.scoring not in intro.split("**")[1::2]  # never shown as a bold name
+    assert f"{preset.scoring} (" not in intro
+    assert not re.search(r"\bmultiply\b", pages(preset, lang))
+
+
+def test_option_states_are_words_of_the_language():
+    fee_off = get_preset("sayapoker")
+    idn = section(rules_page("presets", fee_off, "id"), "sayapoker (server ini)")
+    assert "room fee 3% (sekarang tidak aktif)" in idn
+    on = section(rules_page("presets", VARIANTS["sayapoker+fee"], "id"), "sayapoker (server ini)")
+    assert "room fee 3% (sekarang aktif)" in on
+    en = section(rules_page("presets", fee_off, "en"), "sayapoker (this server)")
+    assert "a room fee of 3% (now off)" in en
+    cp = section(rules_page("presets", fee_off, "id"), "chinese-poker")
+    assert "metode 1-6 atau 2-4 (sekarang 1-6)" in cp and "(sekarang tidak aktif)" in cp
+
+
+# RULES §7, "words players use": sayapoker's own words for a sweep, a sweep of the table and
+# a fouled hand. RULES names its fee "room fee" (§5.1) and gives no other word for it.
+SAYAPOKER_WORDS = ("tembus", "super", "tembus keliling", "PAO", "room fee")
+COMMON_WORDS = ("sapu", "sapu bersih", "salah susun")
+
+
+def test_sayapoker_pages_use_the_houses_own_words():
+    saya = get_preset("sayapoker")
+    own = [topic for topic in TOPICS if topic != "presets"]  # that page shows every house
+    idn = (
+        pages(saya, "id", own)
+        + "\n"
+        + section(rules_page("presets", saya, "id"), "sayapoker (server ini)")
+    )
+    for word in SAYAPOKER_WORDS:
+        assert re.search(rf"\b{word}\b", idn, re.IGNORECASE), word
+    for word in COMMON_WORDS:
+        assert not re.search(rf"\b{word}\b", idn, re.IGNORECASE), word
+    scoring = rules_page("scoring", saya, "id")
+    headings = [h for h, _ in scoring.sections]
+    assert {"Tembus", "Super (tembus keliling)", "PAO"} <= set(headings)
+    assert "itu namanya tembus" in section(scoring, "Tembus")
+    assert "itu namanya super" in section(scoring, "Super (tembus keliling)")
+    assert "Kalau urutannya salah, kartumu PAO." in text_of(rules_page("setting", saya, "id"))
+    # English readers get English, with the house's word beside the heading.
+    en = [h for h, _ in rules_page("scoring", saya, "en").sections]
+    assert {"Sweep (tembus)", "Sweep of the table (super, tembus keliling)"} <= set(en)
+    assert "Fouled hand (PAO)" in en
+    # On the presets page each house is described in its own words.
+    summary = rules_page("presets", get_preset("standard"), "id")
+    assert "Tembus: ×2" in section(summary, "sayapoker")
+    assert "PAO bayar: ×4" in section(summary, "sayapoker")
+    assert "Sapu: ×2" in section(summary, "standard (server ini)")
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if n != "sayapoker"])
+def test_other_presets_keep_the_common_words(name):
+    idn = pages(PRESETS[name], "id", [t for t in TOPICS if t != "presets"])
+    for word in ("tembus", "super", "PAO"):
+        assert not re.search(rf"\b{word}\b", idn), word
+    assert "salah susun" in idn and "sapu" in idn
