@@ -1,10 +1,13 @@
-"""Persistence: the ``Repository`` protocol and its records (data/repository.py), the SQLite
-backend (data/sqlite.py) and ``open_repository``, the one place that picks the backend."""
+"""Persistence: the ``Repository`` protocol and its records (data/repository.py), its two
+backends, SQLite (data/sqlite.py, with data/sqlite_batch.py) and PostgreSQL
+(data/postgres.py), and ``open_repository``, the one place that picks the backend."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .postgres import PostgresRepository
+from .postgres_db import DatabaseUnavailable, DatabaseUnreachable, check_reachable
 from .repository import (
     AlreadySeated,
     GuildSettings,
@@ -23,16 +26,31 @@ from .repository import (
     TableExists,
     TableFull,
 )
-from .sqlite import SqliteRepository
+from .sqlite_batch import BatchedSqliteRepository
+
+DEFAULT_PATH = "data/capsa.sqlite3"
 
 
-async def open_repository(path: str | Path) -> Repository:
-    """Open the SQLite database at ``path`` (directory created, WAL on, migrations applied)."""
-    return await SqliteRepository.open(path)
+async def open_repository(
+    path: str | Path | None = None, *, database_url: str | None = None
+) -> Repository:
+    """The bot's database, opened and migrated.
+
+    ``database_url`` (``DATABASE_URL``: ``postgresql://user:password@host:port/db``), if
+    given and not blank, selects PostgreSQL; ``DatabaseUnavailable`` (``DatabaseUnreachable``
+    naming the host and port when nothing answers) if it cannot be opened, ValueError for a
+    URL that is not PostgreSQL's. Otherwise the SQLite file at ``path`` (default
+    data/capsa.sqlite3; directory created, WAL on), for one bot process.
+    """
+    if database_url is not None and database_url.strip():
+        return await PostgresRepository.open(database_url.strip())
+    return await BatchedSqliteRepository.open(DEFAULT_PATH if path is None else path)
 
 
 __all__ = [
     "AlreadySeated",
+    "DatabaseUnavailable",
+    "DatabaseUnreachable",
     "GuildSettings",
     "HandRecord",
     "LeaderRow",
@@ -48,5 +66,6 @@ __all__ = [
     "SeatRecord",
     "TableExists",
     "TableFull",
+    "check_reachable",
     "open_repository",
 ]

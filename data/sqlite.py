@@ -1,39 +1,39 @@
-"""The SQLite (aiosqlite) implementation of ``Repository``.
+"""The SQLite implementation of ``Repository``: its SQL.
 
-One connection per repository, and its one thread does all the work: every public method is
-exactly one transaction, a function run there whole (``data.db.run_in_thread``) and rolled
-back whole on any error. Transactions that wait together go as one batch (a group commit):
-each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE`` ...
-``COMMIT``, so one disk sync serves them all while each stays all-or-nothing. They never
-interleave; a caller cancelled while its transaction runs does not cut it short.
-
-The records every interaction reads (guild settings, matches, rounds) are cached. Only the
-database thread changes the caches: a write drops the entries it touches before it writes, and
-the records it loads are put back after its COMMIT. So a cached record is always one that was
-committed, and the event loop reads it without a round trip (one bot process per file).
+Every public method is exactly one transaction: a function run whole on the connection's own
+thread (``data.sqlite_db.SqliteConnection``) between ``BEGIN IMMEDIATE`` and ``COMMIT``, and
+rolled back whole on any error. ``SqliteRepository`` runs each on its own;
+``data.sqlite_batch.BatchedSqliteRepository``, the one ``open_repository`` gives, adds the
+single-process parts: the group commit and the cache of committed records. For that it is
+told, through ``_loaded`` / ``_loaded_latest`` / ``_changing`` (no-ops here), which records a
+transaction read and which it is about to write.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import sqlite3
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
-import aiosqlite
-
-from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
-
-from .db import connect, migrate, run_in_thread
+from .common import (
+    LEADER_ORDER,
+    cards_text,
+    cards_tuple,
+    check_new_match,
+    check_scores_seats,
+    check_setting,
+    check_sort,
+    from_json,
+    now_or,
+    period_start,
+    to_json,
+)
 from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
-    LEADERBOARD_SORTS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -52,13 +52,15 @@ from .repository import (
     TableFull,
     validate_guild_settings,
 )
+from .sqlite_db import SqliteConnection, migrate
 
 T = TypeVar("T")
 
-_DAY = 86400.0
-_ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
-_CACHE_SIZE = 4096  # records per cache; the oldest half goes when it is full
-_GONE = object()  # a cache entry to drop after the COMMIT
+# The kinds of record a transaction says it is about to change (``_changing``).
+SETTINGS = "settings"  # key: guild id
+MATCH = "match"  # key: match id
+ROUND = "round"  # key: round id
+LATEST_ROUND = "latest_round"  # key: match id (a round was added to the match)
 
 # "IN ('lobby', 'playing')": written out, not bound, so SQLite can use the partial unique
 # index on matches (channel_id) WHERE status IN ('lobby', 'playing').
@@ -72,77 +74,24 @@ _RESULTS = (
     " WHERE m.guild_id = ? AND m.status = 'finished'"
 )
 
-# ORDER BY for each leaderboard sort; user_id last so pages are stable.
-_LEADER_ORDER = {
-    "points": "points DESC, wins DESC, rounds DESC, user_id ASC",
-    "wins": "wins DESC, points DESC, matches ASC, user_id ASC",
-    "matches": "matches DESC, wins DESC, points DESC, user_id ASC",
-    "sweeps": "sweeps DESC, points DESC, user_id ASC",
-}
-
-
-def _now(now: float | None) -> float:
-    return time.time() if now is None else float(now)
-
-
-def _cards_text(cards: Iterable[Any] | None) -> str | None:
-    """Card codes as stored: ``"AS KD 2C"``. Accepts strings or ``capsa.cards.Card``."""
-    if cards is None:
-        return None
-    codes = [str(c).strip() for c in cards]
-    for code in codes:
-        if not code or " " in code:
-            raise ValueError(f"bad card code {code!r}")
-    return " ".join(codes)
-
-
-def _cards_tuple(text: str | None) -> tuple[str, ...] | None:
-    if text is None:
-        return None
-    return tuple(text.split()) if text else ()
-
-
-def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _unjson(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
 
 def _placeholders(n: int) -> str:
     return ", ".join("?" * n)
 
 
-class _Cache(dict):
-    """A dict of immutable records that forgets its oldest half when it is full."""
-
-    def put(self, key: Any, value: Any) -> None:
-        self.pop(key, None)
-        self[key] = value
-        if len(self) > _CACHE_SIZE:
-            for old in list(self)[: _CACHE_SIZE // 2]:
-                del self[old]
-
-
 class SqliteRepository:
-    """``Repository`` on one aiosqlite connection; create it with ``SqliteRepository.open``."""
+    """``Repository`` on one SQLite connection, each transaction on its own; create it with
+    ``open``."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: SqliteConnection) -> None:
         self._conn = conn
-        self._settings_cache = _Cache()  # guild id -> GuildSettings
-        self._match_cache = _Cache()  # match id -> MatchRecord
-        self._round_cache = _Cache()  # round id -> RoundRecord
-        self._latest_round = _Cache()  # match id -> id of its latest round
-        self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Future[None] | None = None
-        # Set by the database thread for the transaction it runs.
-        self._db: sqlite3.Connection | None = None
-        self._loaded: list[tuple[_Cache, Any, Any]] = []
+        self._db: sqlite3.Connection | None = None  # set on the thread while a transaction runs
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteRepository:
-        conn = await connect(path)
+    async def open(cls, path: str | Path) -> Self:
+        """Open the database file at ``path`` (directory created, WAL on, migrations
+        applied)."""
+        conn = await SqliteConnection.open(path)
         try:
             await migrate(conn)
         except BaseException:
@@ -151,92 +100,42 @@ class SqliteRepository:
         return cls(conn)
 
     async def close(self) -> None:
-        while self._flusher is not None and not self._flusher.done():
-            await asyncio.shield(self._flusher)  # what is queued is written first
         await self._conn.close()
 
     # ------------------------------------------------------------------ plumbing
 
     async def _run(self, fn: Callable[[], T]) -> T:
-        """``fn`` as one transaction on the database thread (reads too: a consistent
+        """``fn`` as one transaction on the connection's thread (reads too: a consistent
         snapshot)."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((fn, future))
-        if self._flusher is None or self._flusher.done():  # (done: cancelled before it ran)
-            self._flusher = asyncio.ensure_future(self._flush())
-        return await future
+        return await self._conn.run(partial(self._transaction, fn=fn))
 
-    async def _flush(self) -> None:
-        """Send the waiting transactions to the database thread as one batch, then the next
-        batch (those that came meanwhile), until none wait."""
-        batch: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
-        try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                fns = [fn for fn, _ in batch]
-                try:
-                    outcomes = await run_in_thread(self._conn, partial(self._group, fns=fns))
-                except Exception as exc:  # BEGIN or COMMIT failed: none of them happened
-                    outcomes = [(False, exc)] * len(batch)
-                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                    if not future.done():
-                        future.set_result(value) if ok else future.set_exception(value)
-                batch = []
-        finally:
-            self._flusher = None
-            for _, future in [*batch, *self._pending]:  # only if this task was cancelled
-                future.cancel()
-            self._pending = []
-
-    def _group(self, db: sqlite3.Connection, *, fns: list[Callable[[], Any]]) -> list[tuple]:
-        """On the database thread: each queued transaction inside its own SAVEPOINT, all
-        under one ``BEGIN IMMEDIATE`` ... ``COMMIT`` (a group commit: one sync of the disk
-        for the lot, with synchronous=FULL). One that raises is rolled back alone; if the
-        COMMIT fails, none happened. The records they loaded are cached after the COMMIT."""
+    def _transaction(self, db: sqlite3.Connection, *, fn: Callable[[], T]) -> T:
         self._db = db
-        outcomes: list[tuple] = []
-        loaded: list[tuple[_Cache, Any, Any]] = []
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for fn in fns:
-                    self._loaded = []
-                    db.execute("SAVEPOINT tx")
-                    try:
-                        value = fn()
-                    except Exception as exc:
-                        if not db.in_transaction:
-                            raise  # SQLite ended the whole transaction: all of it failed
-                        db.execute("ROLLBACK TO tx")
-                        db.execute("RELEASE tx")
-                        outcomes.append((False, exc))
-                        continue
-                    db.execute("RELEASE tx")
-                    outcomes.append((True, value))
-                    loaded += self._loaded
+                value = fn()
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-            for cache, key, value in loaded:
-                if value is _GONE:
-                    cache.pop(key, None)
-                else:
-                    cache.put(key, value)
-            return outcomes
+            return value
         finally:
-            self._db, self._loaded = None, []
+            self._db = None
 
-    def _remember(self, cache: _Cache, key: Any, value: Any) -> None:
-        """Cache ``value`` once the running transaction has committed."""
-        self._loaded.append((cache, key, value))
+    # What the running transaction read and is about to write; a subclass that keeps copies
+    # of records listens (data/sqlite_batch.py).
 
-    def _forget(self, cache: _Cache, key: Any) -> None:
-        """Before a write: drop the cached record now, and again after the COMMIT (an
-        earlier transaction of the same batch may have loaded it)."""
-        cache.pop(key, None)
-        self._loaded.append((cache, key, _GONE))
+    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:
+        """The running transaction read ``record``."""
+
+    def _loaded_latest(self, match_id: int, round_id: int) -> None:
+        """The running transaction found ``round_id`` to be the match's latest round."""
+
+    def _changing(self, kind: str, key: int) -> None:
+        """The running transaction is about to write to that record (SETTINGS, MATCH, ROUND
+        or LATEST_ROUND and its key)."""
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         assert self._db is not None, "only inside a transaction"
@@ -287,7 +186,7 @@ class SqliteRepository:
                 channel_id=r["channel_id"],
                 host_id=r["host_id"],
                 preset=r["preset"],
-                options=_unjson(r["options"]) or {},
+                options=from_json(r["options"]) or {},
                 rounds_total=r["rounds_total"],
                 countdown=r["countdown"],
                 bot_level=r["bot_level"],
@@ -305,7 +204,7 @@ class SqliteRepository:
             for r in rows
         ]
         for match in found:
-            self._remember(self._match_cache, match.id, match)
+            self._loaded(match)
         return found
 
     def _match(self, match_id: int) -> MatchRecord | None:
@@ -326,10 +225,10 @@ class SqliteRepository:
             hands[h["round_id"]].append(
                 HandRecord(
                     seat=h["seat"],
-                    cards=_cards_tuple(h["cards"]) or (),
-                    back=_cards_tuple(h["back"]),
-                    middle=_cards_tuple(h["middle"]),
-                    front=_cards_tuple(h["front"]),
+                    cards=cards_tuple(h["cards"]) or (),
+                    back=cards_tuple(h["back"]),
+                    middle=cards_tuple(h["middle"]),
+                    front=cards_tuple(h["front"]),
                     declare=h["declare"],
                     fouled=bool(h["fouled"]),
                     auto=bool(h["auto"]),
@@ -350,7 +249,7 @@ class SqliteRepository:
                 status=RoundStatus(r["status"]),
                 status_message_id=r["status_message_id"],
                 showdown_message_id=r["showdown_message_id"],
-                result=_unjson(r["result"]),
+                result=from_json(r["result"]),
                 created_at=r["created_at"],
                 scored_at=r["scored_at"],
                 hands=tuple(hands[r["id"]]),
@@ -358,23 +257,16 @@ class SqliteRepository:
             for r in rows
         ]
         for rnd in found:
-            self._remember(self._round_cache, rnd.id, rnd)
+            self._loaded(rnd)
         return found
 
     def _round(self, round_id: int) -> RoundRecord | None:
         found = self._load_rounds("id = ?", (round_id,))
         return found[0] if found else None
 
-    def _changed_round(self, round_id: int) -> None:
-        """Before a write to a round or its hands: drop it; it is loaded again after."""
-        self._forget(self._round_cache, round_id)
-
     # ------------------------------------------------------------------ settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        cached = self._settings_cache.get(guild_id)
-        if cached is not None:
-            return cached
         return await self._run(lambda: self._settings(guild_id))
 
     def _settings(self, guild_id: int) -> GuildSettings:
@@ -383,14 +275,14 @@ class SqliteRepository:
             settings = GuildSettings(guild_id=guild_id)
         else:
             settings = GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
-        self._remember(self._settings_cache, guild_id, settings)
+        self._loaded(settings)
         return settings
 
     async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
         clean = validate_guild_settings(fields)
 
         def tx() -> GuildSettings:
-            self._forget(self._settings_cache, guild_id)
+            self._changing(SETTINGS, guild_id)
             if clean:
                 names = list(clean)
                 self._exec(
@@ -440,14 +332,8 @@ class SqliteRepository:
         *,
         now: float | None = None,
     ) -> MatchRecord:
-        lo, hi = SEAT_RANGE
-        if not lo <= seats_count <= hi:
-            raise ValueError(f"seats_count must be between {lo} and {hi}, not {seats_count}")
-        if rounds_total < 1:
-            raise ValueError(f"rounds_total must be positive, not {rounds_total}")
-        if timeout_action not in TIMEOUT_ACTIONS:
-            raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
-        t = _now(now)
+        check_new_match(seats_count, rounds_total, timeout_action)
+        t = now_or(now)
 
         def tx() -> MatchRecord:
             existing = self._one(
@@ -470,7 +356,7 @@ class SqliteRepository:
                         channel_id,
                         host_id,
                         preset,
-                        _json(dict(options or {})),
+                        to_json(dict(options or {})),
                         rounds_total,
                         countdown,
                         bot_level,
@@ -497,7 +383,7 @@ class SqliteRepository:
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
         def tx() -> None:
-            self._forget(self._match_cache, match_id)
+            self._changing(MATCH, match_id)
             self._exec(
                 "UPDATE matches SET lobby_message_id = ? WHERE id = ?", (message_id, match_id)
             )
@@ -513,10 +399,10 @@ class SqliteRepository:
         *,
         now: float | None = None,
     ) -> MatchRecord:
-        t = _now(now)
+        t = now_or(now)
 
         def tx() -> MatchRecord:
-            self._forget(self._match_cache, match_id)
+            self._changing(MATCH, match_id)
             row = self._one(
                 "SELECT guild_id, status, seats_count FROM matches WHERE id = ?", (match_id,)
             )
@@ -550,7 +436,7 @@ class SqliteRepository:
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
         def tx() -> MatchRecord:
-            self._forget(self._match_cache, match_id)
+            self._changing(MATCH, match_id)
             row = self._one("SELECT status FROM matches WHERE id = ?", (match_id,))
             if row is None:
                 raise NotInLobby(f"table #{match_id} does not exist")
@@ -571,7 +457,7 @@ class SqliteRepository:
         """One status change of a match; True if it changed."""
 
         def tx() -> bool:
-            self._forget(self._match_cache, match_id)
+            self._changing(MATCH, match_id)
             return 1 == self._exec(sql, params)
 
         return await self._run(tx)
@@ -581,7 +467,7 @@ class SqliteRepository:
             match_id,
             "UPDATE matches SET status = 'playing', started_at = ?"
             " WHERE id = ? AND status = 'lobby'",
-            (_now(now), match_id),
+            (now_or(now), match_id),
         )
 
     async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
@@ -589,16 +475,16 @@ class SqliteRepository:
             match_id,
             "UPDATE matches SET status = 'cancelled', finished_at = ?"
             f" WHERE id = ? AND status {_ACTIVE}",
-            (_now(now), match_id),
+            (now_or(now), match_id),
         )
 
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None
     ) -> bool:
-        t = _now(now)
+        t = now_or(now)
 
         def tx() -> bool:
-            self._forget(self._match_cache, match_id)
+            self._changing(MATCH, match_id)
             changed = self._exec(
                 "UPDATE matches SET status = 'finished', finished_at = ?"
                 " WHERE id = ? AND status = 'playing'",
@@ -617,9 +503,6 @@ class SqliteRepository:
         return await self._run(tx)
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
-        cached = self._match_cache.get(match_id)
-        if cached is not None:
-            return cached
         return await self._run(lambda: self._match(match_id))
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
@@ -650,7 +533,7 @@ class SqliteRepository:
         *,
         now: float | None = None,
     ) -> RoundRecord:
-        t = _now(now)
+        t = now_or(now)
 
         def tx() -> RoundRecord:
             existing = self._one(
@@ -670,7 +553,7 @@ class SqliteRepository:
                 unknown = sorted(set(hands) - seats)
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
-                self._forget(self._latest_round, match_id)
+                self._changing(LATEST_ROUND, match_id)
                 round_id = self._insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
                     " VALUES (?, ?, ?, ?, 'open', ?)",
@@ -679,9 +562,8 @@ class SqliteRepository:
                 for seat, cards in sorted(hands.items()):
                     self._exec(
                         "INSERT INTO hands (round_id, seat, cards) VALUES (?, ?, ?)",
-                        (round_id, int(seat), _cards_text(cards)),
+                        (round_id, int(seat), cards_text(cards)),
                     )
-                self._remember(self._latest_round, match_id, round_id)
             else:
                 round_id = existing[0]
             record = self._round(round_id)
@@ -690,28 +572,20 @@ class SqliteRepository:
 
         return await self._run(tx)
 
+    def _current_round(self, match_id: int) -> RoundRecord | None:
+        found = self._load_rounds(
+            "match_id = ? AND number = (SELECT MAX(number) FROM rounds WHERE match_id = ?)",
+            (match_id, match_id),
+        )
+        if not found:
+            return None
+        self._loaded_latest(match_id, found[0].id)
+        return found[0]
+
     async def current_round(self, match_id: int) -> RoundRecord | None:
-        round_id = self._latest_round.get(match_id)
-        cached = None if round_id is None else self._round_cache.get(round_id)
-        if cached is not None:
-            return cached
-
-        def tx() -> RoundRecord | None:
-            found = self._load_rounds(
-                "match_id = ? AND number = (SELECT MAX(number) FROM rounds WHERE match_id = ?)",
-                (match_id, match_id),
-            )
-            if not found:
-                return None
-            self._remember(self._latest_round, match_id, found[0].id)
-            return found[0]
-
-        return await self._run(tx)
+        return await self._run(lambda: self._current_round(match_id))
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
-        cached = self._round_cache.get(round_id)
-        if cached is not None:
-            return cached
         return await self._run(lambda: self._round(round_id))
 
     async def set_round_messages(
@@ -732,12 +606,11 @@ class SqliteRepository:
             return
 
         def tx() -> None:
-            self._changed_round(round_id)
+            self._changing(ROUND, round_id)
             self._exec(
                 f"UPDATE rounds SET {', '.join(f'{k} = ?' for k in sets)} WHERE id = ?",
                 (*sets.values(), round_id),
             )
-            self._round(round_id)
 
         await self._run(tx)
 
@@ -745,25 +618,23 @@ class SqliteRepository:
         self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
     ) -> None:
         def tx() -> None:
-            self._changed_round(round_id)
+            self._changing(ROUND, round_id)
             self._exec(
                 "UPDATE hands SET dm_channel_id = ?, dm_message_id = ?"
                 " WHERE round_id = ? AND seat = ?",
                 (channel_id, message_id, round_id, seat),
             )
-            self._round(round_id)
 
         await self._run(tx)
 
     async def mark_dm_refused(self, round_id: int, seat: int) -> None:
         def tx() -> None:
-            self._changed_round(round_id)
+            self._changing(ROUND, round_id)
             self._exec(
                 "UPDATE hands SET dm_refused = 1, dm_channel_id = NULL, dm_message_id = NULL"
                 " WHERE round_id = ? AND seat = ?",
                 (round_id, seat),
             )
-            self._round(round_id)
 
         await self._run(tx)
 
@@ -781,9 +652,8 @@ class SqliteRepository:
         now: float | None = None,
     ) -> bool:
         rows = {"back": back, "middle": middle, "front": front}
-        given = [name for name, cards in rows.items() if cards is not None]
-        texts = {name: _cards_text(cards) for name, cards in rows.items()}
-        t = _now(now)
+        texts = {name: cards_text(cards) for name, cards in rows.items()}
+        t = now_or(now)
 
         def tx() -> bool:
             row = self._one(
@@ -793,18 +663,9 @@ class SqliteRepository:
             )
             if row is None or row["status"] != "open" or row["submitted_at"] is not None:
                 return False
-            if given:
-                if len(given) != 3:
-                    raise ValueError("give all three rows (back, middle, front) or none")
-                for name, size in _ROW_SIZES.items():
-                    n = len(_cards_tuple(texts[name]) or ())
-                    if n != size:
-                        raise ValueError(f"the {name} row needs {size} cards, not {n}")
-                placed = Counter(c for name in _ROW_SIZES for c in _cards_tuple(texts[name]) or ())
-                if placed != Counter(_cards_tuple(row["cards"]) or ()):
-                    raise ValueError("the setting does not use exactly the cards dealt to the seat")
-            self._changed_round(round_id)
-            stored = 1 == self._exec(
+            check_setting(texts, cards_tuple(row["cards"]) or ())
+            self._changing(ROUND, round_id)
+            return 1 == self._exec(
                 "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
                 " auto = ?, submitted_at = ?"
                 " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
@@ -820,8 +681,6 @@ class SqliteRepository:
                     seat,
                 ),
             )
-            self._round(round_id)
-            return stored
 
         return await self._run(tx)
 
@@ -832,14 +691,12 @@ class SqliteRepository:
         scores: list[RoundScore],
         now: float | None = None,
     ) -> bool:
-        t = _now(now)
-        result_text = _json(result)
-        seats = [s.seat for s in scores]
-        if len(set(seats)) != len(seats):
-            raise ValueError(f"a seat is scored twice in {seats}")
+        t = now_or(now)
+        result_text = to_json(result)
+        check_scores_seats([s.seat for s in scores])
 
         def tx() -> bool:
-            self._changed_round(round_id)
+            self._changing(ROUND, round_id)
             # The guard: only an open round of a playing match flips to 'scored', once.
             flipped = self._exec(
                 "UPDATE rounds SET status = 'scored', result = ?, scored_at = ?"
@@ -888,11 +745,10 @@ class SqliteRepository:
                         int(s.sweeps_taken),
                         int(bool(s.table_sweep)),
                         int(strength) if isinstance(strength, int | float) else None,
-                        _json(s.best_row),
+                        to_json(s.best_row),
                         t,
                     ),
                 )
-            self._round(round_id)
             return True
 
         return await self._run(tx)
@@ -920,14 +776,6 @@ class SqliteRepository:
         return await self._run(tx)
 
     # ------------------------------------------------------------------ stats
-
-    @staticmethod
-    def _since(period_days: int | None, now: float | None) -> float | None:
-        if period_days is None:
-            return None
-        if period_days <= 0:
-            raise ValueError(f"period_days must be positive, not {period_days}")
-        return _now(now) - period_days * _DAY
 
     @staticmethod
     def _leader_cte(guild_id: int, since: float | None) -> tuple[str, list[Any]]:
@@ -964,15 +812,14 @@ class SqliteRepository:
         offset: int = 0,
         now: float | None = None,
     ) -> list[LeaderRow]:
-        if sort not in LEADERBOARD_SORTS:
-            raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
-        since = self._since(period_days, now)
+        check_sort(sort)
+        since = period_start(period_days, now)
         cte, params = self._leader_cte(guild_id, since)
         rows = await self._run(
             lambda: self._all(
                 cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
                 " LEFT JOIN players p ON p.guild_id = ? AND p.user_id = b.user_id"
-                f" ORDER BY {_LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
+                f" ORDER BY {LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
                 (*params, guild_id, max(0, int(limit)), max(0, int(offset))),
             )
         )
@@ -992,7 +839,7 @@ class SqliteRepository:
     async def leaderboard_count(
         self, guild_id: int, period_days: int | None = None, now: float | None = None
     ) -> int:
-        since = self._since(period_days, now)
+        since = period_start(period_days, now)
         cte, params = self._leader_cte(guild_id, since)
         row = await self._run(lambda: self._one(cte + "SELECT COUNT(*) FROM board", params))
         return int(row[0]) if row else 0
@@ -1039,5 +886,5 @@ class SqliteRepository:
             table_sweeps=int(agg["table_sweeps"]),
             fouls=int(agg["fouls"]),
             specials={r[0]: int(r[1]) for r in specials},
-            best_hand=_unjson(best["best_row"]) if best else None,
+            best_hand=from_json(best["best_row"]) if best else None,
         )

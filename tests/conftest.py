@@ -3,11 +3,18 @@ temporary file, a thread pool and a fake client with the tables for the unit tes
 
 from __future__ import annotations
 
+import asyncio
+import os
+import secrets
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 
+import data
 from data import open_repository
+from data.postgres import PostgresRepository
 from tests.cog_helpers import FakeBot
 from tests.fakediscord import FakeDiscord, only_localhost
 
@@ -47,3 +54,97 @@ async def fake_bot(repo, executor):
         yield client
     finally:
         await client.tables.stop()
+
+
+# --- PostgreSQL for the repository tests (tests/test_repository.py, tests/test_migrate.py) --
+#
+# The server is CAPSA_TEST_DATABASE_URL (default: the machine's own, below). Each test run
+# creates a database of its own, capsa_test_<random>, migrated once, emptied before each test
+# that uses it, and dropped at the end; tests that need an empty database get another.
+
+PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_TABLES = "guild_settings, players, matches, match_seats, rounds, hands, round_scores"
+
+
+def _in_a_thread(coro):
+    """Run a coroutine to the end on an event loop of its own (outside the tests' loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+class PgServer:
+    """The test run's PostgreSQL server: ``url`` is this run's database."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self.prefix = f"capsa_test_{secrets.token_hex(4)}"
+        self.databases: list[str] = []
+        self.url = self.new_database()
+
+    def url_of(self, name: str) -> str:
+        return urlunsplit(urlsplit(self.admin_url)._replace(path=f"/{name}"))
+
+    def new_database(self) -> str:
+        """A new empty database on the server (dropped at the end of the run); its URL."""
+        name = f"{self.prefix}_{len(self.databases)}"
+        _in_a_thread(self._admin(f'CREATE DATABASE "{name}"'))
+        self.databases.append(name)
+        return self.url_of(name)
+
+    def drop_all(self) -> None:
+        for name in self.databases:
+            _in_a_thread(self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    async def _admin(self, sql: str) -> None:
+        conn = await asyncpg.connect(self.admin_url, timeout=10)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """This run's PostgreSQL server. Skips the test where none answers; under CI=true that
+    is a failure instead, so CI never skips the PostgreSQL tests."""
+    admin_url = os.environ.get("CAPSA_TEST_DATABASE_URL", "").strip() or PG_DEFAULT_URL
+    try:
+        _in_a_thread(data.check_reachable(admin_url))
+    except (data.DatabaseUnavailable, ValueError) as exc:
+        reason = (
+            f"no PostgreSQL for the tests ({exc}). To run them: start one (`bash scripts/postgres`"
+            " starts a private one and prints the line to export) and set"
+            " CAPSA_TEST_DATABASE_URL=postgresql://user@host:port/postgres"
+            " (a user that may CREATE DATABASE)"
+        )
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    server = PgServer(admin_url)
+    try:
+        _in_a_thread(_migrate_pg(server.url))
+        yield server
+    finally:
+        server.drop_all()
+
+
+async def _migrate_pg(url: str) -> None:
+    repo = await PostgresRepository.open(url)
+    await repo.close()
+
+
+@pytest.fixture
+async def pg_url(pg_server):
+    """The URL of this run's PostgreSQL database, emptied (ids from 1 again)."""
+    conn = await asyncpg.connect(pg_server.url)
+    try:
+        await conn.execute(f"TRUNCATE {PG_TABLES} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return pg_server.url
+
+
+@pytest.fixture
+def empty_pg_url(pg_server):
+    """The URL of a new, empty PostgreSQL database (no tables yet)."""
+    return pg_server.new_database()

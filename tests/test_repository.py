@@ -1,19 +1,29 @@
-"""The repository layer against a real SQLite file: migrations, settings, lobby, rounds,
-the atomic exactly-once round commit, resume after a restart, leaderboards and stats."""
+"""The repository layer on both backends, SQLite (a real file) and PostgreSQL (a database of
+this test run's, see tests/conftest.py): migrations, settings, lobby, rounds, the atomic
+exactly-once round commit, resume after a restart, leaderboards and stats. Then what is
+SQLite's own (WAL, the group commit and the cache) and PostgreSQL's own (the row locks that
+let several processes share one database, the schema's types)."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
 import contextlib
+import socket
 import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from capsa.cards import deal
 from data import (
     AlreadySeated,
+    DatabaseUnavailable,
+    DatabaseUnreachable,
     GuildSettings,
     NotInLobby,
     NotPlaying,
@@ -24,9 +34,12 @@ from data import (
     TableExists,
     TableFull,
     open_repository,
+    postgres_db,
 )
-from data.db import connect, discover_migrations, migrate
-from data.sqlite import SqliteRepository
+from data.postgres import PostgresRepository
+from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
+from data.sqlite_batch import BatchedSqliteRepository
+from data.sqlite_db import SqliteConnection, migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 GUILD = 1
@@ -40,9 +53,64 @@ def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "nested" / "dir" / "capsa.sqlite3")
 
 
+@dataclass
+class Db:
+    """The database under test: ``open()`` gives a repository on it, the same data each
+    time (a restart); ``execute`` runs SQL on it beside the repository."""
+
+    backend: str  # "sqlite" or "postgres"
+    target: str  # the file, or the URL
+
+    async def open(self) -> Repository:
+        if self.backend == "sqlite":
+            return await open_repository(self.target)
+        return await open_repository(database_url=self.target)
+
+    async def execute(self, sql: str) -> None:
+        if self.backend == "sqlite":
+            db = sqlite3.connect(self.target, isolation_level=None)
+            try:
+                db.executescript(sql)
+            finally:
+                db.close()
+        else:
+            conn = await asyncpg.connect(self.target)
+            try:
+                await conn.execute(sql)
+            finally:
+                await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, db_path: str) -> Db:
+    if request.param == "sqlite":
+        return Db("sqlite", db_path)
+    return Db("postgres", request.getfixturevalue("pg_url"))
+
+
 @pytest.fixture
-async def repo(db_path: str):
+async def repo(db: Db):
+    r = await db.open()
+    try:
+        yield r
+    finally:
+        await r.close()
+
+
+@pytest.fixture
+async def sqlite_repo(db_path: str):
     r = await open_repository(db_path)
+    assert isinstance(r, BatchedSqliteRepository)
+    try:
+        yield r
+    finally:
+        await r.close()
+
+
+@pytest.fixture
+async def pg_repo(pg_url: str):
+    r = await open_repository(database_url=pg_url)
+    assert isinstance(r, PostgresRepository)
     try:
         yield r
     finally:
@@ -148,88 +216,259 @@ async def play_round(
 
 async def test_open_creates_directory_applies_and_records_migrations(db_path: str) -> None:
     repo = await open_repository(db_path)
-    assert isinstance(repo, Repository)
+    assert isinstance(repo, Repository) and isinstance(repo, BatchedSqliteRepository)
     assert Path(db_path).exists()
-    conn = repo._conn  # type: ignore[attr-defined]
-    async with conn.execute("SELECT version, name, applied_at FROM schema_migrations") as cur:
-        rows = [tuple(r) for r in await cur.fetchall()]
-    assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in discover_migrations()]
-    assert rows[0][:2] == (1, "init")
-    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-        tables = {r[0] for r in await cur.fetchall()}
+
+    def read(db: sqlite3.Connection) -> tuple[list[tuple], set[str]]:
+        rows = [
+            tuple(r) for r in db.execute("SELECT version, name, applied_at FROM schema_migrations")
+        ]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return rows, tables
+
+    rows, tables = await repo._conn.run(read)
+    assert [(v, n) for v, n, _ in rows] == [
+        (m.version, m.name) for m in discover_migrations(SQLITE_MIGRATIONS)
+    ]
+    assert [(v, n) for v, n, _ in rows] == [(1, "init"), (2, "dm_refused")]
     assert {"guild_settings", "matches", "match_seats", "rounds", "hands", "round_scores"} <= tables
     await repo.close()
 
     # Re-opening applies nothing again and keeps the original record.
-    conn = await connect(db_path)
+    conn = await SqliteConnection.open(db_path)
     try:
         assert await migrate(conn) == []
-        async with conn.execute("SELECT version, name, applied_at FROM schema_migrations") as cur:
-            assert [tuple(r) for r in await cur.fetchall()] == rows
+        assert (await conn.run(read))[0] == rows
     finally:
         await conn.close()
     repo = await open_repository(db_path)
     await repo.close()
 
 
-async def test_wal_mode_and_foreign_keys_are_on(repo: SqliteRepository, db_path: str) -> None:
-    conn = repo._conn
-    async with conn.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with conn.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
-    await repo.update_guild_settings(GUILD, rounds=5)
+async def test_the_sqlite_migrations_kept_their_names_and_contents() -> None:
+    """Databases made before the move to data/migrations/sqlite/ recorded these versions: the
+    files are the same ones, so nothing is applied twice."""
+    found = discover_migrations(SQLITE_MIGRATIONS)
+    assert [(m.version, m.name) for m in found] == [(1, "init"), (2, "dm_refused")]
+    assert "ALTER TABLE hands ADD COLUMN dm_refused" in found[1].sql()
+    assert not list((ROOT / "data" / "migrations").glob("*.sql"))  # one folder per backend
+
+
+async def test_postgres_open_applies_and_records_migrations(empty_pg_url: str) -> None:
+    repo = await open_repository(database_url=empty_pg_url)
+    assert isinstance(repo, PostgresRepository)
+    await repo.close()
+    conn = await asyncpg.connect(empty_pg_url)
+    try:
+        rows = [
+            tuple(r)
+            for r in await conn.fetch(
+                "SELECT version, name, applied_at FROM schema_migrations ORDER BY version"
+            )
+        ]
+        assert [(v, n) for v, n, _ in rows] == [
+            (m.version, m.name) for m in discover_migrations(POSTGRES_MIGRATIONS)
+        ]
+        assert rows[0][:2] == (1, "init")
+        tables = {
+            r[0]
+            for r in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        }
+        assert {
+            "guild_settings",
+            "matches",
+            "match_seats",
+            "rounds",
+            "hands",
+            "round_scores",
+        } <= tables
+        # Re-opening applies nothing again and keeps the original record.
+        assert await postgres_db.migrate(conn) == []
+        again = await conn.fetch(
+            "SELECT version, name, applied_at FROM schema_migrations ORDER BY version"
+        )
+        assert [tuple(r) for r in again] == rows
+    finally:
+        await conn.close()
+
+
+async def test_postgres_schema_types(pg_url: str) -> None:
+    """Discord ids (and every id) are BIGINT, times timestamptz, JSON jsonb, flags boolean."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        types = {
+            (r["table_name"], r["column_name"]): r["data_type"]
+            for r in await conn.fetch(
+                "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                " WHERE table_schema = 'public' AND table_name <> 'schema_migrations'"
+            )
+        }
+    finally:
+        await conn.close()
+    ids = {k: t for k, t in types.items() if k[1] == "id" or k[1].endswith("_id")}
+    times = {k: t for k, t in types.items() if k[1].endswith("_at") or k[1] == "deadline"}
+    assert len(ids) >= 20 and set(ids.values()) == {"bigint"}, ids
+    assert len(times) == 11 and set(times.values()) == {"timestamp with time zone"}, times
+    assert {types[("matches", "options")], types[("rounds", "result")]} == {"jsonb"}
+    assert types[("round_scores", "best_row")] == "jsonb"
+    for flag in [("hands", "fouled"), ("hands", "dm_refused"), ("match_seats", "is_bot")]:
+        assert types[flag] == "boolean"
+
+
+async def test_wal_mode_and_foreign_keys_are_on(
+    sqlite_repo: BatchedSqliteRepository, db_path: str
+) -> None:
+    def pragmas(db: sqlite3.Connection) -> tuple:
+        return (
+            db.execute("PRAGMA journal_mode").fetchone()[0],
+            db.execute("PRAGMA foreign_keys").fetchone()[0],
+        )
+
+    assert await sqlite_repo._conn.run(pragmas) == ("wal", 1)
+    await sqlite_repo.update_guild_settings(GUILD, rounds=5)
     assert Path(db_path + "-wal").exists()
+
+
+def _two_migrations(tmp_path: Path, failing: bool) -> Path:
+    mig = tmp_path / "migrations"
+    mig.mkdir(exist_ok=True)
+    (mig / "2_first.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (mig / "10_second.sql").write_text(
+        "CREATE TABLE b (x INTEGER);\nINSERT INTO a (x) VALUES (1);\n"
+        + ("INSERT INTO nope VALUES (1);" if failing else "")
+    )
+    return mig
 
 
 async def test_migrations_apply_in_numeric_order_and_a_failing_one_rolls_back(
     tmp_path: Path,
 ) -> None:
-    mig = tmp_path / "migrations"
-    mig.mkdir()
-    (mig / "2_first.sql").write_text("CREATE TABLE a (x INTEGER);")
-    (mig / "10_second.sql").write_text(
-        "CREATE TABLE b (x INTEGER);\nINSERT INTO a (x) VALUES (1);\nINSERT INTO nope VALUES (1);"
-    )
-    conn = await connect(tmp_path / "m.sqlite3")
+    mig = _two_migrations(tmp_path, failing=True)
+    conn = await SqliteConnection.open(tmp_path / "m.sqlite3")
+
+    def query(sql: str) -> Callable[[sqlite3.Connection], list]:
+        return lambda db: [tuple(r) for r in db.execute(sql)]
+
     try:
         with pytest.raises(sqlite3.OperationalError, match="nope"):
             await migrate(conn, discover_migrations(mig))
-        assert not conn.in_transaction
-        async with conn.execute("SELECT version FROM schema_migrations") as cur:
-            assert [r[0] for r in await cur.fetchall()] == [2]
-        async with conn.execute("SELECT name FROM sqlite_master WHERE name = 'b'") as cur:
-            assert await cur.fetchone() is None  # the failed migration left nothing behind
-        async with conn.execute("SELECT COUNT(*) FROM a") as cur:
-            assert (await cur.fetchone())[0] == 0
+        assert not await conn.run(lambda db: db.in_transaction)
+        assert await conn.run(query("SELECT version FROM schema_migrations")) == [(2,)]
+        # the failed migration left nothing behind
+        assert await conn.run(query("SELECT name FROM sqlite_master WHERE name = 'b'")) == []
+        assert await conn.run(query("SELECT COUNT(*) FROM a")) == [(0,)]
 
-        (mig / "10_second.sql").write_text("CREATE TABLE b (x INTEGER);")
+        _two_migrations(tmp_path, failing=False)
         assert await migrate(conn, discover_migrations(mig)) == [10]
         assert await migrate(conn, discover_migrations(mig)) == []
+        assert await conn.run(query("SELECT x FROM a")) == [(1,)]
     finally:
         await conn.close()
 
 
+async def test_postgres_migrations_apply_in_order_and_a_failing_one_rolls_back(
+    tmp_path: Path, empty_pg_url: str
+) -> None:
+    mig = _two_migrations(tmp_path, failing=True)
+    conn = await asyncpg.connect(empty_pg_url)
+    try:
+        with pytest.raises(asyncpg.UndefinedTableError, match="nope"):
+            await postgres_db.migrate(conn, discover_migrations(mig))
+        assert not conn.is_in_transaction()
+        assert [r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")] == [2]
+        assert await conn.fetchval("SELECT to_regclass('b')") is None
+        assert await conn.fetchval("SELECT COUNT(*) FROM a") == 0
+        # the advisory lock was let go: another session can take it at once
+        other = await asyncpg.connect(empty_pg_url)
+        try:
+            assert await other.fetchval(
+                "SELECT pg_try_advisory_lock($1)", postgres_db.MIGRATION_LOCK
+            )
+        finally:
+            await other.close()
+
+        _two_migrations(tmp_path, failing=False)
+        assert await postgres_db.migrate(conn, discover_migrations(mig)) == [10]
+        assert await postgres_db.migrate(conn, discover_migrations(mig)) == []
+        assert await conn.fetchval("SELECT x FROM a") == 1
+    finally:
+        await conn.close()
+
+
+async def test_postgres_concurrent_starters_apply_each_migration_once(empty_pg_url: str) -> None:
+    """Several processes starting at once on an empty database: one applies the migrations
+    (the advisory lock), the others wait and find them applied."""
+    conns = [await asyncpg.connect(empty_pg_url) for _ in range(4)]
+    try:
+        applied = await asyncio.gather(*(postgres_db.migrate(c) for c in conns))
+        versions = [m.version for m in discover_migrations(POSTGRES_MIGRATIONS)]
+        assert sorted(v for done in applied for v in done) == versions
+        assert sum(bool(done) for done in applied) == 1
+        rows = await conns[0].fetch("SELECT version FROM schema_migrations ORDER BY version")
+        assert [r[0] for r in rows] == versions
+    finally:
+        for c in conns:
+            await c.close()
+    # and whole repositories opening together
+    repos = await asyncio.gather(*(open_repository(database_url=empty_pg_url) for _ in range(3)))
+    for r in repos:
+        await r.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_an_unreachable_postgres_is_named_by_host_and_port() -> None:
+    port = _free_port()  # nothing listens there
+    url = f"postgresql://capsa:secret@127.0.0.1:{port}/capsa"
+    with pytest.raises(DatabaseUnreachable) as caught:
+        await open_repository(database_url=url)
+    assert (caught.value.host, caught.value.port) == ("127.0.0.1", port)
+    message = str(caught.value)
+    assert f"127.0.0.1:{port}" in message and "refused" in message.lower()
+    assert "secret" not in message and "\n" not in message
+    assert isinstance(caught.value, DatabaseUnavailable)
+    with pytest.raises(ValueError, match="postgresql://"):
+        await open_repository(database_url="mysql://capsa@127.0.0.1/capsa")
+
+
+async def test_a_wrong_database_name_is_one_clear_line(pg_server) -> None:
+    url = pg_server.url_of("capsa_no_such_database")
+    with pytest.raises(DatabaseUnavailable, match="does not exist") as caught:
+        await open_repository(database_url=url)
+    assert not isinstance(caught.value, DatabaseUnreachable)
+    assert "\n" not in str(caught.value)
+
+
 async def test_migration_2_turns_a_dm_message_id_of_0_into_dm_refused(db_path: str) -> None:
     """A database last used before 0002 stored a refused DM as dm_message_id = 0."""
-    conn = await connect(db_path)
-    try:
-        assert await migrate(conn, discover_migrations()[:1]) == [1]
-        await conn.execute(
+    conn = await SqliteConnection.open(db_path)
+    cards = " ".join(the_deal(3, 1)[0])
+
+    def old_rows(db: sqlite3.Connection) -> None:
+        db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, host_id, preset, rounds_total,"
             " countdown, bot_level, timeout_action, seats_count, status, created_at)"
             " VALUES (1, 1, 10, 100, 'standard', 5, 60, 'normal', 'auto', 3, 'playing', 0)"
         )
-        await conn.execute(
+        db.execute(
             "INSERT INTO rounds (id, match_id, number, seed, deadline, created_at)"
             " VALUES (7, 1, 1, '42', 100, 0)"
         )
-        cards = " ".join(the_deal(3, 1)[0])
-        await conn.executemany(
+        db.executemany(
             "INSERT INTO hands (round_id, seat, cards, dm_channel_id, dm_message_id)"
             " VALUES (7, ?, ?, ?, ?)",
             [(0, cards, 31, 32), (1, cards, None, 0), (2, cards, None, None)],
         )
+
+    try:
+        assert await migrate(conn, discover_migrations(SQLITE_MIGRATIONS)[:1]) == [1]
+        await conn.run(old_rows)
         assert 2 in await migrate(conn)
     finally:
         await conn.close()
@@ -259,10 +498,14 @@ def test_the_storage_api_does_not_import_its_backend() -> None:
             else ["." * node.level + (node.module or "")]
         )
     }
-    assert imported and not {".sqlite", "data.sqlite", ".db", "data.db", "aiosqlite"} & imported
+    backends = {".sqlite", ".sqlite_db", ".sqlite_batch", ".postgres", ".postgres_db"}
+    backends |= {f"data{name}" for name in backends} | {"aiosqlite", "asyncpg", "sqlite3"}
+    assert imported and not backends & imported
 
 
 def test_bad_migration_file_names_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="no migrations folder"):
+        discover_migrations(tmp_path / "nope")
     (tmp_path / "init.sql").write_text("")
     with pytest.raises(RuntimeError, match="NNNN_name"):
         discover_migrations(tmp_path)
@@ -276,8 +519,8 @@ def test_bad_migration_file_names_are_refused(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------- settings
 
 
-async def test_settings_defaults_update_and_persist(db_path: str) -> None:
-    repo = await open_repository(db_path)
+async def test_settings_defaults_update_and_persist(db: Db) -> None:
+    repo = await db.open()
     assert await repo.guild_settings(GUILD) == GuildSettings(GUILD)
     s = await repo.update_guild_settings(GUILD, preset="SayaPoker", rounds=5, language="ID")
     assert (s.preset, s.rounds, s.language, s.countdown) == ("sayapoker", 5, "id", 120)
@@ -289,7 +532,7 @@ async def test_settings_defaults_update_and_persist(db_path: str) -> None:
     assert await repo.guild_settings(OTHER_GUILD) == GuildSettings(OTHER_GUILD)
     await repo.close()
 
-    repo = await open_repository(db_path)
+    repo = await db.open()
     assert await repo.guild_settings(GUILD) == s
     await repo.close()
 
@@ -506,8 +749,8 @@ async def test_messages_are_stored(repo: Repository) -> None:
     assert not any(h.dm_refused for h in got.hands)
 
 
-async def test_a_refused_dm_is_remembered_across_a_restart(db_path: str) -> None:
-    repo = await open_repository(db_path)
+async def test_a_refused_dm_is_remembered_across_a_restart(db: Db) -> None:
+    repo = await db.open()
     m = await playing_match(repo)
     rnd = await repo.start_round(m.id, 1, 3, T0 + 120, the_deal(3, 3))
     await repo.set_dm_message(rnd.id, 0, 31, 32)
@@ -518,7 +761,7 @@ async def test_a_refused_dm_is_remembered_across_a_restart(db_path: str) -> None
     assert not got.hand(0).dm_refused and got.hand(0).dm_message_id == 32
     await repo.close()
 
-    repo = await open_repository(db_path)  # read from the file, not from the cache
+    repo = await db.open()  # read from the database, not from a cache
     try:
         got = await repo.get_round(rnd.id)
         assert [h.dm_refused for h in got.hands] == [False, True, False]
@@ -586,24 +829,42 @@ async def test_concurrent_first_scoring_counts_once(repo: Repository) -> None:
     assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
 
 
-async def test_score_round_failing_mid_transaction_stores_nothing(repo: SqliteRepository) -> None:
+# A trigger that fails the ledger insert of seat 2: after the round flipped and seat 0's and
+# seat 1's rows were written.
+CRASH = {
+    "sqlite": (
+        "CREATE TRIGGER crash BEFORE INSERT ON round_scores WHEN NEW.seat = 2"
+        " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+        "DROP TRIGGER crash",
+    ),
+    "postgres": (
+        "CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;"
+        " CREATE TRIGGER crash BEFORE INSERT ON round_scores FOR EACH ROW"
+        " WHEN (NEW.seat = 2) EXECUTE FUNCTION crash()",
+        "DROP TRIGGER crash ON round_scores; DROP FUNCTION crash()",
+    ),
+}
+
+
+async def test_score_round_failing_mid_transaction_stores_nothing(repo: Repository, db: Db) -> None:
     m = await playing_match(repo)
     rnd = await submitted_round(repo, m.id)
     before = await repo.get_round(rnd.id)
 
-    # A write that fails after the round flipped and seat 0's points were written.
-    await repo._conn.execute(
-        "CREATE TEMP TRIGGER crash BEFORE INSERT ON round_scores WHEN NEW.seat = 2"
-        " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
-    )
-    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
-        await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
+    create, drop = CRASH[db.backend]
+    await db.execute(create)
+    try:
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.RaiseError), match="disk on fire"):
+            await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
+    finally:
+        await db.execute(drop)
     assert await repo.get_round(rnd.id) == before  # still open, no points, no result
     assert await repo.match_totals(m.id) == {0: 0.0, 1: 0.0, 2: 0.0}
     assert (await repo.player_stats(GUILD, 100)).rounds == 0
     assert await repo.leaderboard_count(GUILD) == 0
 
-    # A failure in our own code half way (an unserialisable best row) is rolled back too.
+    # A failure in our own code (an unserialisable best row) stores nothing either.
     bad = three_scores()
     bad[1] = RoundScore(1, -2.0, best_row={"cards": object()})
     with pytest.raises(TypeError):
@@ -616,33 +877,46 @@ async def test_score_round_failing_mid_transaction_stores_nothing(repo: SqliteRe
     assert await repo.get_round(rnd.id) == before
 
     # Once the fault is gone, the round scores normally, exactly once.
-    await repo._conn.execute("DROP TRIGGER crash")
     assert await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
     assert not await repo.score_round(rnd.id, {"r": 1}, three_scores(), now=T0 + 60)
     assert await repo.match_totals(m.id) == {0: 6.0, 1: -2.0, 2: -4.0}
 
 
 async def test_score_round_failing_after_any_write_is_all_or_nothing(
-    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+    repo: Repository, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A crash right after its k-th write (the round flip, then each seat's hand and ledger
-    rows): nothing of it is stored, nothing stale is cached, and a retry scores it once."""
+    """A crash right after its k-th write (SQLite: the round flip, then each seat's hand and
+    ledger rows; PostgreSQL: the flip, the hands, the ledger rows): nothing of it is stored,
+    nothing stale is cached, and a retry scores it once."""
     m = await playing_match(repo)
-    real_exec = repo._exec
+    real_exec = repo._exec  # type: ignore[attr-defined]
     writes = 0
     crash_after = 0
 
-    def exec_then_crash(sql, params=()):
+    def count() -> None:
         nonlocal writes
-        changed = real_exec(sql, params)
         writes += 1
         if writes == crash_after:
             raise OSError("power cut")
+
+    def exec_then_crash(sql, params=()):
+        changed = real_exec(sql, params)
+        count()
         return changed
 
-    monkeypatch.setattr(repo, "_exec", exec_then_crash)
+    async def exec_then_crash_async(conn, sql, *args):
+        changed = await real_exec(conn, sql, *args)
+        count()
+        return changed
+
+    if db.backend == "sqlite":
+        monkeypatch.setattr(repo, "_exec", exec_then_crash)
+        n_writes = 1 + 3 * 2
+    else:
+        monkeypatch.setattr(repo, "_exec", exec_then_crash_async)
+        n_writes = 3
     expected = {0: 0.0, 1: 0.0, 2: 0.0}
-    for k in range(1, 8):  # 1 round flip + 3 seats x (hand update, ledger insert)
+    for k in range(1, n_writes + 1):
         rnd = await submitted_round(repo, m.id, k, seed=k)
         before = await repo.get_round(rnd.id)
         writes, crash_after = 0, k
@@ -652,42 +926,94 @@ async def test_score_round_failing_after_any_write_is_all_or_nothing(
         assert await repo.get_round(rnd.id) == before
         assert await repo.match_totals(m.id) == expected
         crash_after = 0
+        writes = 0
         assert await repo.score_round(rnd.id, {}, three_scores())  # the retry after a restart
+        assert writes == n_writes
         assert not await repo.score_round(rnd.id, {}, three_scores())
         assert (await repo.get_round(rnd.id)).status == "scored"
         expected = {s: expected[s] + p for s, p in zip(expected, (6.0, -2.0, -4.0), strict=True)}
         assert await repo.match_totals(m.id) == expected
-    assert (await repo.player_stats(GUILD, 100)).rounds == 7
+    assert (await repo.player_stats(GUILD, 100)).rounds == n_writes
 
 
-async def test_a_cancelled_caller_never_leaves_half_a_transaction(repo: SqliteRepository) -> None:
+async def _cancel_scoring_after(repo: Repository, rnd_id: int, wait: Callable[[], Awaitable]):
+    task = asyncio.create_task(repo.score_round(rnd_id, {}, three_scores()))
+    await wait()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def _check_scored_whole_or_not(
+    repo: Repository, match_id: int, rnd_id: int, expected: dict[int, float]
+) -> tuple[bool, dict[int, float]]:
+    """After a cancelled score_round: the round is scored whole or not at all, and the retry
+    (what the bot does on its next start) scores it only if it was not."""
+    totals = await repo.match_totals(match_id)
+    stored = (await repo.get_round(rnd_id)).status == "scored"
+    assert totals == await repo.match_totals(match_id)
+    if stored:
+        expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
+    assert await repo.match_totals(match_id) == expected
+    assert await repo.score_round(rnd_id, {}, three_scores()) is not stored
+    if not stored:
+        expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
+    assert await repo.match_totals(match_id) == expected
+    return stored, expected
+
+
+async def test_a_cancelled_caller_never_leaves_half_a_transaction(
+    sqlite_repo: BatchedSqliteRepository,
+) -> None:
     """The caller of score_round is cancelled after 0, 1, 2 ... event-loop turns: the round is
     then either scored whole or not at all, and counted once however often it is retried."""
+    repo = sqlite_repo
     m = await playing_match(repo)
     expected = {0: 0.0, 1: 0.0, 2: 0.0}
     outcomes = set()
     for k in range(8):
         rnd = await submitted_round(repo, m.id, k + 1, seed=k + 1)
-        task = asyncio.create_task(repo.score_round(rnd.id, {}, three_scores()))
-        for _ in range(k):
-            await asyncio.sleep(0)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        totals = await repo.match_totals(m.id)  # queued after it: the transaction has ended
-        stored = (await repo.get_round(rnd.id)).status == "scored"
-        assert totals == await repo.match_totals(m.id)
+
+        async def turns(k: int = k) -> None:
+            for _ in range(k):
+                await asyncio.sleep(0)
+
+        await _cancel_scoring_after(repo, rnd.id, turns)
+        # (match_totals is queued after it: the transaction has ended)
+        stored, expected = await _check_scored_whole_or_not(repo, m.id, rnd.id, expected)
         outcomes.add(stored)
-        if stored:
-            expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
-        assert await repo.match_totals(m.id) == expected
-        # the retry (what the bot does on its next start) scores it only if it was not
-        assert await repo.score_round(rnd.id, {}, three_scores()) is not stored
-        if not stored:
-            expected = {s: expected[s] + p for s, p in zip(expected, (6, -2, -4), strict=True)}
-        assert await repo.match_totals(m.id) == expected
     assert (await repo.player_stats(GUILD, 100)).rounds == 8
     assert outcomes == {False, True}  # cancelled before it was queued, or after
+
+
+async def test_postgres_a_cancelled_caller_never_leaves_half_a_transaction(
+    pg_repo: PostgresRepository,
+) -> None:
+    """The same on PostgreSQL, where the transaction is a conversation with the server: the
+    caller is cancelled at points spread over one score_round's time (before it starts,
+    between its statements, after it committed); the pool's connection is rolled back and
+    stays usable."""
+    repo = pg_repo
+    m = await playing_match(repo)
+    probe = await submitted_round(repo, m.id, 1, seed=1)
+    started = time.perf_counter()
+    await repo.score_round(probe.id, {}, three_scores())
+    took = time.perf_counter() - started
+    expected = {0: 6.0, 1: -2.0, 2: -4.0}
+    outcomes = set()
+    delays = [0.0, took / 8, took / 4, took / 2, 3 * took / 4, took, 2 * took, 20 * took]
+    for k, delay in enumerate(delays):
+        rnd = await submitted_round(repo, m.id, k + 2, seed=k + 2)
+
+        async def pause(delay: float = delay) -> None:
+            if delay:
+                await asyncio.sleep(delay)
+
+        await _cancel_scoring_after(repo, rnd.id, pause)
+        stored, expected = await _check_scored_whole_or_not(repo, m.id, rnd.id, expected)
+        outcomes.add(stored)
+    assert (await repo.player_stats(GUILD, 100)).rounds == len(delays) + 1
+    assert outcomes == {False, True}
 
 
 async def test_score_round_refuses_a_cancelled_match(repo: Repository) -> None:
@@ -706,8 +1032,8 @@ async def test_score_round_refuses_a_cancelled_match(repo: Repository) -> None:
 # ------------------------------------------------------------------------- restart
 
 
-async def test_resume_after_reopen(db_path: str) -> None:
-    repo = await open_repository(db_path)
+async def test_resume_after_reopen(db: Db) -> None:
+    repo = await db.open()
     m = await playing_match(repo, now=T0)
     await repo.set_lobby_message(m.id, 4444)
     first = await submitted_round(repo, m.id, 1)
@@ -722,7 +1048,7 @@ async def test_resume_after_reopen(db_path: str) -> None:
     before_round = await repo.get_round(rnd.id)
     await repo.close()
 
-    repo = await open_repository(db_path)
+    repo = await db.open()
     try:
         active = await repo.active_matches()
         assert [x.id for x in active] == [m.id, lobby.id]
@@ -919,10 +1245,11 @@ async def test_player_stats(repo: Repository) -> None:
 
 
 async def test_transactions_waiting_together_commit_together_each_all_or_nothing(
-    repo: SqliteRepository,
+    sqlite_repo: BatchedSqliteRepository,
 ) -> None:
     """Three transactions queued in the same loop turn go as one batch: the one that fails
     halfway leaves nothing, the others are stored, and every caller gets its own answer."""
+    repo = sqlite_repo
     m = await playing_match(repo)
     rnd = await submitted_round(repo, m.id)
     batches = []
@@ -953,24 +1280,26 @@ async def test_transactions_waiting_together_commit_together_each_all_or_nothing
 
 
 async def test_a_write_in_the_same_batch_as_a_read_never_leaves_the_read_cached(
-    repo: SqliteRepository,
+    sqlite_repo: BatchedSqliteRepository,
 ) -> None:
     """A read that loads a record and a later write to it in the same batch: the cache ends
     with the written state, not the one read before it."""
+    repo = sqlite_repo
     m = await new_match(repo)
     await repo.add_seat(m.id, 101, "user101")
     repo._match_cache.clear()
     read, started = await asyncio.gather(repo.get_match(m.id), repo.start_match(m.id))
-    assert m.id not in repo._match_cache
     assert read.status == "lobby" and started
+    assert repo._match_cache[m.id].status == "playing"  # read again by the write, after it
     assert (await repo.get_match(m.id)).status == "playing"
 
 
 async def test_a_batch_that_sqlite_ends_fails_for_every_transaction_in_it(
-    repo: SqliteRepository,
+    sqlite_repo: BatchedSqliteRepository,
 ) -> None:
     """If the transaction as a whole is lost (here: ended under our feet), no caller of the
     batch is told it was stored, and nothing of it is."""
+    repo = sqlite_repo
     m = await playing_match(repo)
 
     def end_everything() -> None:
@@ -1003,8 +1332,9 @@ async def test_close_writes_what_is_queued_first(db_path: str) -> None:
 
 
 async def test_a_flusher_cancelled_before_it_ran_does_not_stall_the_queue(
-    repo: SqliteRepository,
+    sqlite_repo: BatchedSqliteRepository,
 ) -> None:
+    repo = sqlite_repo
     m = await playing_match(repo)
     first = asyncio.ensure_future(repo.set_lobby_message(m.id, 1))
     await asyncio.sleep(0)  # queued; its flusher is created but has not run
@@ -1013,3 +1343,183 @@ async def test_a_flusher_cancelled_before_it_ran_does_not_stall_the_queue(
     await asyncio.wait_for(repo.set_lobby_message(m.id, 2), 5)  # a new flusher takes both
     await asyncio.wait_for(first, 5)
     assert (await repo.get_match(m.id)).lobby_message_id == 2
+
+
+# ------------------------------------------------------------------------- PostgreSQL: locks
+
+
+@contextlib.asynccontextmanager
+async def holding_match_row(url: str, match_id: int):
+    """Another session holds the table's row lock (SELECT ... FOR UPDATE) until the block
+    ends."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match_id)
+            yield
+    finally:
+        await conn.close()
+
+
+async def still_waiting(*tasks: asyncio.Task, seconds: float = 0.3) -> bool:
+    await asyncio.sleep(seconds)
+    return not any(t.done() for t in tasks)
+
+
+async def test_postgres_every_state_change_waits_for_the_tables_row_lock(
+    pg_repo: PostgresRepository, pg_url: str
+) -> None:
+    """Each state change locks the table's row first: while another session holds it, it
+    does not get through; once the lock is let go, it does."""
+    repo = pg_repo
+
+    async def waits_for_the_lock(match_id: int, change: Awaitable):
+        async with holding_match_row(pg_url, match_id):
+            task = asyncio.ensure_future(change)
+            assert await still_waiting(task, seconds=0.15)
+        return await task
+
+    lobby = await new_match(repo, channel=20, host=300)
+    joined = await waits_for_the_lock(lobby.id, repo.add_seat(lobby.id, 301, "p301"))
+    assert [s.user_id for s in joined.seats] == [300, 301]
+    left = await waits_for_the_lock(lobby.id, repo.remove_seat(lobby.id, 300))
+    assert [s.user_id for s in left.seats] == [301]
+    assert await waits_for_the_lock(lobby.id, repo.start_match(lobby.id))
+
+    m = await playing_match(repo)
+    hands = the_deal(3, 9)
+    rnd = await waits_for_the_lock(m.id, repo.start_round(m.id, 1, 9, T0 + 120, hands))
+    for seat in range(3):
+        submit = repo.submit_hand(rnd.id, seat, *split(hands[seat]), None, False)
+        assert await waits_for_the_lock(m.id, submit)
+    assert await waits_for_the_lock(m.id, repo.score_round(rnd.id, {}, three_scores()))
+    assert await waits_for_the_lock(m.id, repo.finish_match(m.id, {0: 1, 1: 2, 2: 3}))
+    assert await waits_for_the_lock(lobby.id, repo.cancel_match(lobby.id))
+    assert await repo.active_matches() == []
+
+
+async def test_postgres_the_same_submit_in_two_processes_counts_once(pg_url: str) -> None:
+    """Two processes (two repositories, each with its own pool) get the same Submit, and
+    another the same hand with another setting, at the same moment: exactly one is stored,
+    the others are told it was not, and the stored rows are the winner's."""
+    repos = [await open_repository(database_url=pg_url) for _ in range(2)]
+    try:
+        m = await playing_match(repos[0])
+        hands = the_deal(3, 4)
+        rnd = await repos[0].start_round(m.id, 1, 4, T0 + 120, hands)
+        back, middle, front = split(hands[0])
+        settings = [(back, middle, front), (back, middle, front), (middle, back, front)]
+        async with holding_match_row(pg_url, m.id):  # all three queue on the lock
+            tasks = [
+                asyncio.create_task(repos[i % 2].submit_hand(rnd.id, 0, *rows, None, False))
+                for i, rows in enumerate(settings)
+            ]
+            assert await still_waiting(*tasks, seconds=0.2)
+        results = await asyncio.gather(*tasks)
+        assert sorted(results) == [False, False, True]
+        winner = settings[results.index(True)]
+        for repo in repos:  # both processes read the same, stored hand
+            h = (await repo.get_round(rnd.id)).hand(0)
+            assert (h.back, h.middle, h.front) == tuple(tuple(r) for r in winner)
+    finally:
+        for repo in repos:
+            await repo.close()
+
+
+async def test_postgres_the_same_next_in_two_processes_deals_once(pg_url: str) -> None:
+    """Two processes start the same round at once (a Next clicked twice): one round, one
+    deal; both get the same record."""
+    repos = [await open_repository(database_url=pg_url) for _ in range(2)]
+    try:
+        m = await playing_match(repos[0])
+        async with holding_match_row(pg_url, m.id):
+            tasks = [
+                asyncio.create_task(
+                    repo.start_round(m.id, 1, seed, T0 + 120, the_deal(3, seed), now=T0)
+                )
+                for seed, repo in zip((1, 2), repos, strict=True)
+            ]
+            assert await still_waiting(*tasks, seconds=0.2)
+        first, second = await asyncio.gather(*tasks)
+        assert first == second and first.seed in (1, 2)
+        assert [r.number for r in await repos[1].completed_rounds(m.id)] == []
+        assert (await repos[1].current_round(m.id)) == first
+    finally:
+        for repo in repos:
+            await repo.close()
+
+
+async def test_postgres_nobody_sits_at_two_tables_across_processes(pg_url: str) -> None:
+    """The same person joins two lobbies through two processes at once: one seat, and the
+    other process is told AlreadySeated."""
+    repos = [await open_repository(database_url=pg_url) for _ in range(2)]
+    try:
+        a = await new_match(repos[0], channel=10, host=100)
+        b = await new_match(repos[1], channel=11, host=200)
+        lock = await asyncpg.connect(pg_url)
+        try:
+            await lock.execute("SELECT pg_advisory_lock($1)", 777)  # both wait on it
+            tasks = [
+                asyncio.create_task(repos[0].add_seat(a.id, 777, "p777")),
+                asyncio.create_task(repos[1].add_seat(b.id, 777, "p777")),
+                asyncio.create_task(repos[1].create_match(*new_match_args(12, 777))),
+            ]
+            assert await still_waiting(*tasks, seconds=0.2)
+            await lock.execute("SELECT pg_advisory_unlock($1)", 777)
+        finally:
+            await lock.close()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == 1, results
+        assert all(isinstance(r, AlreadySeated) for r in results if isinstance(r, Exception))
+        seated = await repos[0].active_match_of_user(777)
+        assert seated is not None and seated.seat_of(777) is not None
+    finally:
+        for repo in repos:
+            await repo.close()
+
+
+def new_match_args(channel: int, host: int) -> tuple:
+    return (
+        GUILD,
+        channel,
+        host,
+        "standard",
+        {},
+        10,
+        120,
+        "normal",
+        "auto",
+        3,
+        "auto",
+        None,
+        f"user{host}",
+    )
+
+
+async def test_postgres_keeps_nothing_in_memory(pg_url: str) -> None:
+    """What one process writes, another reads at once: settings, matches, rounds, hands."""
+    one, two = [await open_repository(database_url=pg_url) for _ in range(2)]
+    try:
+        assert await two.guild_settings(GUILD) == GuildSettings(GUILD)
+        await one.update_guild_settings(GUILD, rounds=5)
+        assert (await two.guild_settings(GUILD)).rounds == 5
+
+        m = await playing_match(one)
+        assert (await two.get_match(m.id)).status == "playing"
+        rnd = await one.start_round(m.id, 1, 3, T0 + 120, the_deal(3, 3))
+        assert await two.current_round(m.id) == rnd
+        await one.set_dm_message(rnd.id, 0, 31, 32)
+        await one.mark_dm_refused(rnd.id, 1)
+        await one.set_round_messages(rnd.id, status_message_id=11)
+        got = await two.get_round(rnd.id)
+        assert (got.hand(0).dm_message_id, got.hand(1).dm_refused, got.status_message_id) == (
+            32,
+            True,
+            11,
+        )
+        assert await two.cancel_match(m.id)
+        assert (await one.get_match(m.id)).status == "cancelled"
+        assert await one.active_matches() == []
+    finally:
+        await one.close()
+        await two.close()

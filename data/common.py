@@ -1,0 +1,102 @@
+"""What both backends share that is not SQL: card lists as stored, the checks of a submitted
+setting and of a new match, leaderboard periods and orders, JSON as stored."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
+
+from .repository import LEADERBOARD_SORTS
+
+DAY = 86400.0
+ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
+
+# ORDER BY for each leaderboard sort; user_id last so pages are stable.
+LEADER_ORDER = {
+    "points": "points DESC, wins DESC, rounds DESC, user_id ASC",
+    "wins": "wins DESC, points DESC, matches ASC, user_id ASC",
+    "matches": "matches DESC, wins DESC, points DESC, user_id ASC",
+    "sweeps": "sweeps DESC, points DESC, user_id ASC",
+}
+
+
+def now_or(now: float | None) -> float:
+    """``now`` as given (tests), or the time: unix seconds."""
+    return time.time() if now is None else float(now)
+
+
+def cards_text(cards: Iterable[Any] | None) -> str | None:
+    """Card codes as stored: ``"AS KD 2C"``. Accepts strings or ``capsa.cards.Card``."""
+    if cards is None:
+        return None
+    codes = [str(c).strip() for c in cards]
+    for code in codes:
+        if not code or " " in code:
+            raise ValueError(f"bad card code {code!r}")
+    return " ".join(codes)
+
+
+def cards_tuple(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(text.split()) if text else ()
+
+
+def check_setting(texts: dict[str, str | None], dealt: tuple[str, ...]) -> None:
+    """Refuse (ValueError) a submitted setting (``texts``: each row's stored text, or None)
+    unless it is no rows at all, or all three of the right sizes using exactly the ``dealt``
+    cards."""
+    given = [name for name, text in texts.items() if text is not None]
+    if not given:
+        return
+    if len(given) != 3:
+        raise ValueError("give all three rows (back, middle, front) or none")
+    for name, size in ROW_SIZES.items():
+        n = len(cards_tuple(texts[name]) or ())
+        if n != size:
+            raise ValueError(f"the {name} row needs {size} cards, not {n}")
+    placed = Counter(c for name in ROW_SIZES for c in cards_tuple(texts[name]) or ())
+    if placed != Counter(dealt):
+        raise ValueError("the setting does not use exactly the cards dealt to the seat")
+
+
+def check_new_match(seats_count: int, rounds_total: int, timeout_action: str) -> None:
+    lo, hi = SEAT_RANGE
+    if not lo <= seats_count <= hi:
+        raise ValueError(f"seats_count must be between {lo} and {hi}, not {seats_count}")
+    if rounds_total < 1:
+        raise ValueError(f"rounds_total must be positive, not {rounds_total}")
+    if timeout_action not in TIMEOUT_ACTIONS:
+        raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
+
+
+def check_sort(sort: str) -> None:
+    if sort not in LEADERBOARD_SORTS:
+        raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
+
+
+def period_start(period_days: int | None, now: float | None) -> float | None:
+    """The start of a leaderboard period in unix seconds (None: all time)."""
+    if period_days is None:
+        return None
+    if period_days <= 0:
+        raise ValueError(f"period_days must be positive, not {period_days}")
+    return now_or(now) - period_days * DAY
+
+
+def check_scores_seats(seats: list[int]) -> None:
+    if len(set(seats)) != len(seats):
+        raise ValueError(f"a seat is scored twice in {seats}")
+
+
+def to_json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def from_json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)

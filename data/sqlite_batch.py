@@ -1,0 +1,197 @@
+"""The single-process parts of the SQLite backend: group commit and a cache of committed
+records. ``BatchedSqliteRepository`` is what ``open_repository`` gives for SQLite; its SQL is
+``data/sqlite.py``'s. One bot process per database file: the cache is right only while
+nothing else writes to the file.
+
+Group commit: transactions that wait together go to the connection's thread as one batch,
+each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE`` ...
+``COMMIT``, so one disk sync serves them all while each stays all-or-nothing. They never
+interleave; a caller cancelled while its transaction runs does not cut it short.
+
+Cache: the records every interaction reads (guild settings, matches, rounds, a match's latest
+round) are kept. Only the database thread changes the caches: a transaction that is about to
+write to a record drops it at once, reads it again at its end, and that record, like every
+record it read, is put back after the COMMIT. So a cached record is always one that was
+committed, and the event loop reads it without a round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from .repository import GuildSettings, MatchRecord, RoundRecord
+from .sqlite import LATEST_ROUND, MATCH, ROUND, SETTINGS, SqliteRepository
+from .sqlite_db import SqliteConnection
+
+T = TypeVar("T")
+
+CACHE_SIZE = 4096  # records per cache; the oldest half goes when it is full
+_GONE = object()  # a cache entry to drop after the COMMIT
+
+
+class _Cache(dict[Any, Any]):
+    """A dict of immutable records that forgets its oldest half when it is full."""
+
+    def put(self, key: Any, value: Any) -> None:
+        self.pop(key, None)
+        self[key] = value
+        if len(self) > CACHE_SIZE:
+            for old in list(self)[: CACHE_SIZE // 2]:
+                del self[old]
+
+
+class BatchedSqliteRepository(SqliteRepository):
+    """``SqliteRepository`` with group commits and a cache of committed records."""
+
+    def __init__(self, conn: SqliteConnection) -> None:
+        super().__init__(conn)
+        self._settings_cache = _Cache()  # guild id -> GuildSettings
+        self._match_cache = _Cache()  # match id -> MatchRecord
+        self._round_cache = _Cache()  # round id -> RoundRecord
+        self._latest_round = _Cache()  # match id -> id of its latest round
+        self._caches = {
+            SETTINGS: self._settings_cache,
+            MATCH: self._match_cache,
+            ROUND: self._round_cache,
+            LATEST_ROUND: self._latest_round,
+        }
+        self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Future[None] | None = None
+        # Kept by the database thread for the transaction it runs.
+        self._loaded_now: list[tuple[_Cache, Any, Any]] = []
+        self._changed_now: dict[tuple[str, int], None] = {}
+
+    async def close(self) -> None:
+        while self._flusher is not None and not self._flusher.done():
+            await asyncio.shield(self._flusher)  # what is queued is written first
+        await super().close()
+
+    # ------------------------------------------------------------------ the cache
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        cached = self._settings_cache.get(guild_id)
+        return cached if cached is not None else await super().guild_settings(guild_id)
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        cached = self._match_cache.get(match_id)
+        return cached if cached is not None else await super().get_match(match_id)
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        cached = self._round_cache.get(round_id)
+        return cached if cached is not None else await super().get_round(round_id)
+
+    async def current_round(self, match_id: int) -> RoundRecord | None:
+        round_id = self._latest_round.get(match_id)
+        cached = None if round_id is None else self._round_cache.get(round_id)
+        return cached if cached is not None else await super().current_round(match_id)
+
+    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:
+        if isinstance(record, GuildSettings):
+            self._loaded_now.append((self._settings_cache, record.guild_id, record))
+        elif isinstance(record, MatchRecord):
+            self._loaded_now.append((self._match_cache, record.id, record))
+        else:
+            self._loaded_now.append((self._round_cache, record.id, record))
+
+    def _loaded_latest(self, match_id: int, round_id: int) -> None:
+        self._loaded_now.append((self._latest_round, match_id, round_id))
+
+    def _changing(self, kind: str, key: int) -> None:
+        """Drop the record now, and again after the COMMIT (an earlier transaction of the
+        same batch may have read it); it is read again when the transaction ends."""
+        cache = self._caches[kind]
+        cache.pop(key, None)
+        self._loaded_now.append((cache, key, _GONE))
+        self._changed_now[(kind, key)] = None
+
+    def _read_again(self) -> None:
+        """At the end of a transaction: read the records it changed (so the ones it leaves
+        are cached once it has committed)."""
+        for kind, key in self._changed_now:
+            if kind == SETTINGS:
+                self._settings(key)
+            elif kind == MATCH:
+                self._match(key)
+            elif kind == ROUND:
+                self._round(key)
+            else:
+                self._current_round(key)
+
+    # ------------------------------------------------------------------ group commit
+
+    async def _run(self, fn: Callable[[], T]) -> T:
+        """``fn`` as one transaction, in the next batch."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append((fn, future))
+        if self._flusher is None or self._flusher.done():  # (done: cancelled before it ran)
+            self._flusher = asyncio.ensure_future(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        """Send the waiting transactions to the database thread as one batch, then the next
+        batch (those that came meanwhile), until none wait."""
+        batch: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                fns = [fn for fn, _ in batch]
+                try:
+                    outcomes = await self._conn.run(partial(self._group, fns=fns))
+                except Exception as exc:  # BEGIN or COMMIT failed: none of them happened
+                    outcomes = [(False, exc)] * len(batch)
+                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                    if not future.done():
+                        future.set_result(value) if ok else future.set_exception(value)
+                batch = []
+        finally:
+            self._flusher = None
+            for _, future in [*batch, *self._pending]:  # only if this task was cancelled
+                future.cancel()
+            self._pending = []
+
+    def _group(
+        self, db: sqlite3.Connection, *, fns: list[Callable[[], Any]]
+    ) -> list[tuple[bool, Any]]:
+        """On the database thread: each queued transaction inside its own SAVEPOINT, all
+        under one ``BEGIN IMMEDIATE`` ... ``COMMIT`` (a group commit: one sync of the disk
+        for the lot, with synchronous=FULL). One that raises is rolled back alone; if the
+        COMMIT fails, none happened. The records they loaded are cached after the COMMIT."""
+        self._db = db
+        outcomes: list[tuple[bool, Any]] = []
+        loaded: list[tuple[_Cache, Any, Any]] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for fn in fns:
+                    self._loaded_now, self._changed_now = [], {}
+                    db.execute("SAVEPOINT tx")
+                    try:
+                        value = fn()
+                        self._read_again()
+                    except Exception as exc:
+                        if not db.in_transaction:
+                            raise  # SQLite ended the whole transaction: all of it failed
+                        db.execute("ROLLBACK TO tx")
+                        db.execute("RELEASE tx")
+                        outcomes.append((False, exc))
+                        continue
+                    db.execute("RELEASE tx")
+                    outcomes.append((True, value))
+                    loaded += self._loaded_now
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            for cache, key, value in loaded:
+                if value is _GONE:
+                    cache.pop(key, None)
+                else:
+                    cache.put(key, value)
+            return outcomes
+        finally:
+            self._db, self._loaded_now, self._changed_now = None, [], {}
