@@ -13,8 +13,10 @@ ones and picks a setting:
   against opponents dealt from the 39 unseen cards and set by ``normal``, with the exact
   preset scoring (capsa.solver_mc).
 
-Specials the preset pays (found by capsa.evaluator) are declared when their value beats
-the best ordinary setting's expected points; the Arrangement always carries both options.
+A special the preset pays (found by capsa.evaluator) is declared when declaring it is worth
+more expected points than the rows, at every level (capsa.solver_model: its value against
+the chance that an opponent declares a higher, a lower or the same special; ``hard`` weighs
+both options on its Monte Carlo deals). The Arrangement always carries both options.
 
 The layers import only downwards: evaluator -> solver_model -> solver_mc -> solver.
 """
@@ -33,7 +35,16 @@ from capsa.evaluator import HandTables, SplitRows, find_specials
 from capsa.presets import Preset
 from capsa.settings import LEVELS
 from capsa.solver_mc import hard_choice
-from capsa.solver_model import best_special, easy_choice, normal_choice, should_declare
+from capsa.solver_model import (
+    best_special,
+    declare_value,
+    easy_choice,
+    normal_choice,
+    ordinary_value,
+    should_declare,
+    special_edge,
+    special_odds,
+)
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
@@ -108,24 +119,28 @@ def solve_indices(
     best, ev = normal_choice(tables, preset, opponents)
     found = find_specials(tables, preset)
     special = best_special(found, preset)
-    special_value = None if special is None else float(preset.specials[special] * opponents)
+    odds = special_odds(tables.indices, preset)
+    special_value = None
+    if special is not None:
+        edge = special_edge(tables.indices, preset, special)
+        special_value = declare_value(preset, odds, special, edge) * opponents
     special_rows = found.get(special) if special else None
 
     if level == "easy":
         choice = easy_choice(tables, preset, opponents, seed)
-        expected = float(ev[choice] * opponents)
+        expected = ordinary_value(preset, odds, float(ev[choice])) * opponents
     elif level == "normal":
-        choice, expected = best, float(ev[best] * opponents)
+        choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
     elif level == "hard":
         choice, expected, special_value = hard_choice(
-            tables, preset, opponents, ev, seed, special, special_rows
+            tables, preset, opponents, ev, seed, odds, special, special_rows, special_value
         )
     else:
         raise CapsaError(f"unknown level '{level}': choose one of {', '.join(LEVELS)}")
     rows = tables.rows(choice)
     declare = None
     if special is not None and special_value is not None:
-        if should_declare(special, special_value, expected):
+        if should_declare(special_value, expected):
             declare = special
     return Solved(
         rows=special_rows if declare and special_rows is not None else rows,

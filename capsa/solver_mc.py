@@ -1,10 +1,11 @@
 """The `hard` setter: Monte Carlo re-scoring of the best `normal` candidates.
 
 Opponents are dealt from the 39 unseen cards (card removal counts) and set by `normal`
-(declaring specials by its rule). Every candidate is scored against the same deals with
-a vectorised equivalent of capsa.scoring.score_round for the seat being solved: row
-showdowns with the preset's suit tie-break, bonus values, sweeps, the sweep of the table
-(opponents' sweeps of each other included) and declared specials.
+(declaring a special when its expected points beat the rows', as ``normal`` does). Every
+candidate, and declaring a special, is scored against the same deals with a vectorised
+equivalent of capsa.scoring.score_round for the seat being solved: row showdowns with the
+preset's suit tie-break, bonus values, sweeps, the sweep of the table (opponents' sweeps of
+each other included) and declared specials.
 
 The numbers come from capsa.scoring (row values, multipliers, the units extra, a pair's
 points) and capsa.specials (which special outranks which); what is copied here, vectorised,
@@ -21,7 +22,16 @@ from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables
 from capsa.hands import Row
 from capsa.presets import SPECIALS, Preset
 from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
-from capsa.solver_model import best_special, normal_choice, should_declare, value_table
+from capsa.solver_model import (
+    best_special,
+    declare_value,
+    normal_choice,
+    ordinary_value,
+    should_declare,
+    special_edge,
+    special_odds,
+    value_table,
+)
 from capsa.specials import compare_specials, special_order
 
 HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
@@ -194,12 +204,18 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np
     best, ev = normal_choice(tables, preset, opponents)
     found = find_specials(tables, preset)
     special = best_special(found, preset)
-    if special is not None and should_declare(
-        special, preset.specials[special] * opponents, ev[best] * opponents
-    ):
-        rows = found[special] if found[special] is not None else tables.rows(best)
-        setting = _card_setting(tables, rows)
-        return Seated(np.zeros(3, dtype=np.int64), np.zeros(3), SPECIALS.index(special), setting)
+    if special is not None:
+        odds = special_odds(tables.indices, preset)
+        edge = special_edge(tables.indices, preset, special)
+        if should_declare(
+            declare_value(preset, odds, special, edge),
+            ordinary_value(preset, odds, float(ev[best])),
+        ):
+            rows = found[special]
+            setting = _card_setting(tables, rows if rows is not None else tables.rows(best))
+            return Seated(
+                np.zeros(3, dtype=np.int64), np.zeros(3), SPECIALS.index(special), setting
+            )
     k = np.array([best])
     b, m, f = tables.back_subset(k)[0], tables.middle_subset(k)[0], tables.front_subset(k)[0]
     keys5, keys3 = subset_keys(tables, preset.suit_tiebreak, np.array([b, m]), np.array([f]))
@@ -267,18 +283,26 @@ def hard_choice(
     opponents: int,
     ev: np.ndarray,
     seed: int,
+    odds: dict[str, float],
     special: str | None,
     special_rows,
+    special_prior: float | None,
 ) -> tuple[int, float, float | None]:
-    """(chosen valid split, its expected points, expected points of declaring special)."""
+    """(chosen valid split, its expected points, expected points of declaring ``special``).
+
+    Every candidate, and declaring the special, is scored on the same deals; each mean is
+    shrunk towards its analytic value (``normal``'s estimate, ``special_prior``), weighted
+    as PRIOR_WEIGHT deals."""
     cands = top_candidates(tables, ev, HARD_CANDIDATES)
     n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
     points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed)
     mc = points.mean(axis=1)
-    prior = ev[cands] * opponents
-    score = (n_deals * mc[: len(cands)] + PRIOR_WEIGHT * prior) / (n_deals + PRIOR_WEIGHT)
-    best = int(np.argmax(score))
-    special_value = float(mc[-1]) if special is not None else None
+    prior = ordinary_value(preset, odds, ev[cands]) * opponents
+    if special is not None and special_prior is not None:
+        prior = np.append(prior, special_prior)
+    score = (n_deals * mc + PRIOR_WEIGHT * prior) / (n_deals + PRIOR_WEIGHT)
+    best = int(np.argmax(score[: len(cands)]))
+    special_value = float(score[-1]) if special is not None else None
     return int(cands[best]), float(score[best]), special_value
 
 

@@ -27,19 +27,25 @@ the hand being solved and, in capsa.solver_mc, for every opponent it sets.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from functools import lru_cache
+from itertools import permutations
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
-from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS, HandTables, SplitRows
+from capsa.evaluator import CATEGORY, N_CLASSES, STRENGTHS, HandTables
 from capsa.hands import ALL_CATEGORIES
 from capsa.presets import POSITIONS, SPECIALS, Preset
 from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
+from capsa.specials import special_order
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
 # feature columns of RowModel.features[position]
 R, P, Q, MV, ML = range(5)
+Value = TypeVar("Value", float, np.ndarray)
 
 
 @lru_cache(maxsize=1)
@@ -198,14 +204,152 @@ def easy_choice(tables: HandTables, preset: Preset, opponents: int, seed: int) -
     return int(top[np.argmax(score[top] + noise)])
 
 
-def best_special(found: dict[str, SplitRows | None], preset: Preset) -> str | None:
-    """The most valuable of the specials found (the higher-ranked one on equal value)."""
+def best_special(found: Iterable[str], preset: Preset) -> str | None:
+    """The special a holder of the specials ``found`` declares, if any: the most valuable,
+    the higher-ranked one on equal value."""
+    found = list(found)
     if not found:
         return None
     return max(found, key=lambda s: (preset.specials[s], -SPECIALS.index(s)))
 
 
-def should_declare(special: str, special_value: float, ordinary_expected: float) -> bool:
-    """The expected-value rule. A dragon is always declared: nothing outranks it, so its
-    points are certain (a choice of this solver, not a rule of the game)."""
-    return special == "dragon" or special_value > ordinary_expected
+# --- specials: what declaring one is worth ------------------------------------------------
+#
+# RULES §4: a declared special is paid its value by every other player, unless that player
+# declared a higher-ranked special (then the higher one is paid by the lower one); two of
+# the same kind tie (``same_special: tie``, and a dragon always) or are compared
+# (``compare``). A player who declared is neither swept nor sweeps, and nobody's foul
+# matters to it. Opponents are taken to declare the best special they hold
+# (``best_special``). Against one opponent dealt 13 of the 39 cards the hand does not hold,
+# with ``odds[t]`` the chance that the opponent declares ``t`` and ``rows`` the expected
+# points of a split against an opponent who plays rows:
+#
+#     ordinary  = (1 - sum odds) rows - sum_t odds[t] value[t]
+#     declare s = (1 - sum odds) value[s] + sum_{t below s} odds[t] value[s]
+#                 - sum_{t above s} odds[t] value[t] + odds[s] edge value[s]
+#
+# ``edge`` is P(our s beats theirs) - P(it loses): 0 where the same special ties, exact for
+# six pairs, 0 (an even contest) for three straights and three flushes. The odds are exact,
+# card removal counted: dragon, six pairs and three straights from the unseen cards per
+# rank, three flushes from the unseen cards per suit. A hand holding a rank-made and a
+# suit-made special at once (under 1e-5 of hands) counts under each.
+
+_CHOOSE = np.array([[math.comb(n, k) for k in range(14)] for n in range(14)], dtype=np.float64)
+
+
+def _three_straight_ranks() -> np.ndarray:
+    """Rank counts (2..A) of every rank multiset of 13 cards that makes three straights."""
+    fives = [[12, 0, 1, 2, 3]] + [list(range(low, low + 5)) for low in range(9)]
+    threes = [[12, 0, 1]] + [list(range(low, low + 3)) for low in range(11)]
+    found = set()
+    for i, a in enumerate(fives):
+        for b in fives[i:]:
+            for c in threes:
+                found.add(tuple(np.bincount(a + b + c, minlength=13).tolist()))
+    return np.array(sorted(found), dtype=np.intp)
+
+
+THREE_STRAIGHT_RANKS = _three_straight_ranks()
+_TS_DRAGON = (THREE_STRAIGHT_RANKS == 1).all(axis=1)
+_TS_SIX_PAIRS = (THREE_STRAIGHT_RANKS // 2).sum(axis=1) >= 6
+_TS_ONLY = ~_TS_DRAGON & ~_TS_SIX_PAIRS
+# suit counts that split into two flushes of five and one of three
+_FLUSH_SUITS = np.array(
+    sorted(
+        {
+            perm
+            for shape in ((13, 0, 0, 0), (10, 3, 0, 0), (8, 5, 0, 0), (5, 5, 3, 0))
+            for perm in permutations(shape)
+        }
+    ),
+    dtype=np.intp,
+)
+
+
+@lru_cache(maxsize=4096)
+def _six_pairs_hands(unseen: tuple[int, ...], mine: tuple[int, ...] | None) -> tuple[float, ...]:
+    """How many 13-card hands from the unseen cards (``unseen[r]`` of rank r, ranks from
+    the top) hold six pairs: (total,), or against ``mine`` (our pairs per rank, from the
+    top) (equal, theirs higher, theirs lower)."""
+    ways = np.zeros((3, 14, 7))  # [status, cards, pairs]: 0 equal so far, 1 higher, 2 lower
+    ways[0, 0, 0] = 1.0
+    for r, u in enumerate(unseen):
+        new = np.zeros_like(ways)
+        for c in range(u + 1):
+            q = c // 2
+            part = np.zeros_like(ways)
+            part[:, c:, q:] = ways[:, : 14 - c, : 7 - q]
+            if q:
+                part[:, c:, 6] += ways[:, : 14 - c, 7 - q :].sum(axis=-1)
+            part *= _CHOOSE[u, c]
+            if mine is not None and q != mine[r]:
+                part[1 if q > mine[r] else 2] += part[0]
+                part[0] = 0.0
+            new += part
+        ways = new
+    total = ways[:, 13, 6]
+    return (float(total.sum()),) if mine is None else tuple(float(t) for t in total)
+
+
+def special_odds(indices: np.ndarray, preset: Preset) -> dict[str, float]:
+    """For one opponent dealt 13 of the 39 cards the hand ``indices`` does not hold: the
+    chance that the special it declares (its best) is each special the preset pays."""
+    idx = np.asarray(indices)
+    unseen = 4 - np.bincount(idx // 4, minlength=13)
+    suits = 13 - np.bincount(idx % 4, minlength=4)
+    hands = float(math.comb(int(unseen.sum()), 13))
+    straights = _CHOOSE[unseen[None, :], THREE_STRAIGHT_RANKS].prod(axis=1)
+    six_pairs = _six_pairs_hands(tuple(sorted(unseen.tolist())), None)[0]
+    six_pairs_straights = float(straights[_TS_SIX_PAIRS].sum())
+    held = (  # the specials a hand holds, and how many hands hold exactly those
+        (("dragon", "three_straights"), float(straights[_TS_DRAGON].sum())),
+        (("six_pairs", "three_straights"), six_pairs_straights),
+        (("six_pairs",), six_pairs - six_pairs_straights),
+        (("three_straights",), float(straights[_TS_ONLY].sum())),
+        (("three_flushes",), float(_CHOOSE[suits[None, :], _FLUSH_SUITS].prod(axis=1).sum())),
+    )
+    odds = {s: 0.0 for s in SPECIALS if preset.pays(s)}
+    for specials, count in held:
+        declared = best_special([s for s in specials if s in odds], preset)
+        if declared is not None:
+            odds[declared] += count / hands
+    return odds
+
+
+def special_edge(indices: np.ndarray, preset: Preset, special: str) -> float:
+    """P(our declared ``special`` beats an opponent's same special) - P(it loses)."""
+    if preset.same_special == "tie" or special != "six_pairs":
+        return 0.0
+    idx = np.asarray(indices)
+    counts = np.bincount(idx // 4, minlength=13)[::-1]
+    equal, higher, lower = _six_pairs_hands(
+        tuple((4 - counts).tolist()), tuple((counts // 2).tolist())
+    )
+    total = equal + higher + lower
+    return (lower - higher) / total if total else 0.0
+
+
+def ordinary_value(preset: Preset, odds: dict[str, float], rows: Value) -> Value:
+    """Expected points per opponent of playing rows worth ``rows`` against an opponent who
+    plays rows, when the opponent declares each special with ``odds``."""
+    return (1.0 - sum(odds.values())) * rows - sum(p * preset.specials[t] for t, p in odds.items())
+
+
+def declare_value(preset: Preset, odds: dict[str, float], special: str, edge: float) -> float:
+    """Expected points per opponent of declaring ``special`` (see the formula above)."""
+    value = preset.specials[special]
+    out = (1.0 - sum(odds.values())) * value
+    for other, p in odds.items():
+        order = special_order(special, other)
+        if order > 0:
+            out += p * value
+        elif order < 0:
+            out -= p * preset.specials[other]
+        else:
+            out += p * edge * value
+    return out
+
+
+def should_declare(special_value: float, ordinary_expected: float) -> bool:
+    """Computer players declare a special when it is worth more points than the rows."""
+    return special_value > ordinary_expected
