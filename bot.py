@@ -11,7 +11,9 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TypeVar
 
+import aiohttp
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
@@ -89,6 +91,8 @@ class CapsaBot(commands.Bot):
     worker processes (tests pass a thread pool)."""
 
     def __init__(self, config: Config, executor: Executor | None = None) -> None:
+        # No voice here: discord.py's warnings that voice libraries are missing are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -163,6 +167,9 @@ def main() -> int:
             runner.run(_run(bot))
     except KeyboardInterrupt:
         pass
+    except Unreachable as err:
+        print(err, file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print(
             "DISCORD_TOKEN was refused by Discord: check the token in your .env file.",
@@ -183,9 +190,34 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
+class Unreachable(Exception):
+    """Discord's API could not be reached at login (no network, a wrong DISCORD_API_BASE)."""
+
+
+def unreachable(error: OSError | aiohttp.ClientError, api_base: str) -> Unreachable:
+    """One line naming the host that could not be reached, and why."""
+    url = yarl.URL(api_base)
+    host, port = url.host, url.port
+    if isinstance(error, aiohttp.ClientConnectorError):
+        host, port = error.host, error.port
+        why = error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
+    else:
+        why = str(error) or type(error).__name__
+    return Unreachable(
+        f"Cannot reach Discord at {host}:{port} ({why}): check the network connection"
+        " (and DISCORD_API_BASE, if it is set), then start the bot again."
+    )
+
+
 async def _run(bot: CapsaBot) -> None:
+    """``bot.start``, with a login that cannot reach Discord turned into ``Unreachable``
+    (once logged in, discord.py itself reconnects through network trouble)."""
     async with bot:
-        await bot.start(bot.config.token)
+        try:
+            await bot.login(bot.config.token)
+        except (OSError, aiohttp.ClientError) as err:
+            raise unreachable(err, discord.http.Route.BASE) from None
+        await bot.connect()
 
 
 if __name__ == "__main__":

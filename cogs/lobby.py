@@ -48,6 +48,17 @@ LOBBY_REFUSALS = {
 HOST_ACTIONS = (LobbyAction.ADD, LobbyAction.START, LobbyAction.CANCEL)
 
 
+def closed_key(match: MatchRecord) -> str:
+    """What the lobby message of a table that is no longer a lobby says: it started (and
+    may have finished since), it was cancelled, or nobody started it in time."""
+    if match.started_at is not None:
+        return "lobby.started"
+    expires = match.lobby_expires_at
+    if match.finished_at is not None and expires is not None and match.finished_at >= expires:
+        return "lobby.expired"
+    return "lobby.cancelled"
+
+
 class Lobby:
     """A table before its first deal: ``/capsa new``, the lobby's buttons, its expiry, and
     ``/capsa cancel``. Starting deals round 1 through ``rounds``; cancelling a playing
@@ -141,7 +152,12 @@ class Lobby:
         await tell(interaction, t("ans.opened", lang))
 
     def resume(self, match: MatchRecord) -> None:
-        """After a restart: the lobby still expires when it was going to."""
+        """After a restart: a lobby still expires when it was going to; the lobby message of
+        a table that has started shows so (the bot may have died between Start and that
+        edit, leaving Join and Start on it). Editing it again is harmless."""
+        if match.status != MatchStatus.LOBBY:
+            self.services.scheduler.spawn(self.close_message(match))
+            return
         match_id, expires = match.id, match.lobby_expires_at
         if expires is None:  # cannot happen: every lobby is opened with its expiry
             raise ValueError(f"lobby {match_id} has no expiry")
@@ -156,6 +172,11 @@ class Lobby:
                 return
             await self.repo.cancel_match(match_id)
             await self._close_lobby_message(match, "lobby.expired")
+
+    async def close_message(self, match: MatchRecord) -> None:
+        """The lobby message of a table that is no longer a lobby, as it should read now:
+        started, cancelled or expired, without buttons."""
+        await self._close_lobby_message(match, closed_key(match))
 
     async def _close_lobby_message(self, match: MatchRecord, key: str) -> None:
         if match.lobby_message_id is None:
@@ -176,6 +197,8 @@ class Lobby:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
                 await tell(interaction, t("ans.not_lobby", lang))
+                if match is not None:  # its buttons outlived the lobby: take them off
+                    await self._close_clicked(interaction, match)
                 return
             user = interaction.user
             try:
@@ -213,6 +236,16 @@ class Lobby:
                 embed=embeds.lobby_embed(match, match.language),
                 view=views.lobby_view(match_id, match.language),
             )
+
+    async def _close_clicked(self, interaction: discord.Interaction, match: MatchRecord) -> None:
+        """A lobby button was pressed on a table that has started or closed: the message it
+        was pressed on shows that, without buttons."""
+        try:
+            await interaction.edit_original_response(
+                embed=embeds.lobby_embed(match, match.language, closed_key(match)), view=None
+            )
+        except discord.HTTPException:
+            log.warning("table %s: could not close an old lobby message", match.id)
 
     async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
         """Computers take the free seats, and round 1 is dealt (under the table's lock)."""
@@ -257,9 +290,9 @@ class Lobby:
         if not await self.repo.cancel_match(match.id):
             await tell(interaction, t("ans.no_table", lang))
             return
+        self.services.scheduler.cancel(match.id)  # stopped before anyone is told
         text = t("ans.cancelled", match.language, name=interaction.user.display_name)
         await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
-        self.services.scheduler.cancel(match.id)
         try:
             await self.services.channel(match.channel_id).send(text)
         except discord.HTTPException:

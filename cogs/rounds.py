@@ -149,16 +149,18 @@ class Rounds:
         )
         refused = False
         try:
+            # Opening the DM channel can be refused as well as the message: Discord answers
+            # 403 (or 400) with code 50007 there too when the user takes no DMs.
             dm = await self.services.dm_channel(seat.user_id)
             message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
-        except discord.Forbidden as err:
-            refused = True
-            if err.code != DM_CLOSED:
+        except discord.HTTPException as err:
+            refused = isinstance(err, discord.Forbidden) or err.code == DM_CLOSED
+            if not refused:
+                log.exception("table %s: could not DM seat %s", match.id, seat.seat)
+            elif err.code != DM_CLOSED:
                 log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
-        except discord.HTTPException:
-            log.exception("table %s: could not DM seat %s", match.id, seat.seat)
         try:  # tell them in the channel; "Show my hand" opens the same builder there
             await self.services.channel(match.channel_id).send(
                 t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),

@@ -50,12 +50,12 @@ class Tables:
     lobby: Lobby
 
     async def resume(self) -> None:
-        """Pick every open table up again: lobbies' expiry, countdowns, pending showdowns."""
+        """Pick every open table up again: lobbies' expiry (and the lobby message of a table
+        that has started), countdowns, pending showdowns."""
         for match in await self.services.repo.active_matches():
             try:
-                if match.status == MatchStatus.LOBBY:
-                    self.lobby.resume(match)
-                else:
+                self.lobby.resume(match)
+                if match.status != MatchStatus.LOBBY:
                     await self.rounds.resume(match)
             except Exception:
                 log.exception("table %s: could not resume", match.id)

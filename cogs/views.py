@@ -6,6 +6,7 @@ table's parts, found through the Capsa cog (``tables_of``).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from enum import StrEnum
@@ -16,20 +17,39 @@ import discord
 from capsa.builder import Draft
 from capsa.i18n import t
 from capsa.names import special_name
-from cogs.replies import guarded
+from cogs.replies import guarded, tell, user_lang
 from cogs.tables import Tables, tables_of
+
+log = logging.getLogger(__name__)
+
+# Table, round and message ids are signed 64-bit integers (Discord's snowflakes, SQLite's
+# INTEGER): a custom_id carrying a bigger number was never ours.
+ID_MAX = 2**63 - 1
+
+
+def fits_id(*numbers: int) -> bool:
+    """Whether every number read from a custom_id can be an id (0 to :data:`ID_MAX`)."""
+    return all(0 <= n <= ID_MAX for n in numbers)
 
 
 async def _hand_over(
     item: discord.ui.Item,
     interaction: discord.Interaction,
+    ids: tuple[int, ...],
     work: Callable[[Tables], Awaitable[None]],
 ) -> None:
     """``work`` with the Capsa cog's tables; its errors, and a cog that is not loaded, are
-    reported to the user like a command's."""
+    reported to the user like a command's. A custom_id whose ``ids`` cannot be ids (forged,
+    or cut by a client) is answered like a click on a table that no longer exists."""
 
     async def job() -> None:
-        await work(tables_of(interaction.client))
+        tables = tables_of(interaction.client)
+        if not fits_id(*ids):
+            log.info("refused a component with out-of-range ids: %s", ids)
+            lang = await user_lang(tables.services.repo, interaction)
+            await tell(interaction, t("ans.stale", lang))
+            return
+        await work(tables)
 
     await guarded(item, interaction, job())
 
@@ -77,6 +97,7 @@ class LobbyButton(
         await _hand_over(
             self,
             interaction,
+            (self.match_id,),
             lambda tables: tables.lobby.action(interaction, self.match_id, self.action),
         )
 
@@ -112,6 +133,7 @@ class ShowHandButton(
         await _hand_over(
             self,
             interaction,
+            (self.match_id,),
             lambda tables: tables.builder.open(interaction, match_id=self.match_id),
         )
 
@@ -147,6 +169,7 @@ class NextRoundButton(
         await _hand_over(
             self,
             interaction,
+            (self.match_id, self.number),
             lambda tables: tables.rounds.next_pressed(interaction, self.match_id, self.number),
         )
 
@@ -214,6 +237,7 @@ class _BuilderItem(discord.ui.DynamicItem[ItemT], template=_builder_template(tup
         await _hand_over(
             self,
             interaction,
+            (self.round_id,),
             lambda tables: tables.builder.action(
                 interaction, self.act, self.round_id, self.seat, self.masks, values
             ),

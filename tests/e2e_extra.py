@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Mapping, Sequence
 
 import pytest
@@ -189,22 +188,10 @@ def rig_deal(
 
 
 async def expire_countdown(bot, match_id: int, round_id: int) -> None:
-    """Let the countdown of an open round run out now instead of in 30+ seconds.
-
-    Writes the round's deadline into the past (through the repository's own transaction,
-    as the bot stored it) and then does exactly what the bot's deadline timer does when it
-    fires: ``scheduler.schedule(match, delay, rounds.close_round)``, with a delay of 0.
+    """Let the countdown of an open round run out now instead of in 30+ seconds: do exactly
+    what the bot's deadline timer does when it fires, ``scheduler.schedule(match, delay,
+    rounds.close_round)``, with a delay of 0. (Closing a round reads no deadline, so the
+    stored one is left as the bot wrote it; the repository has no call to change it.)
     """
-    repo = bot.repo
-
-    def tx() -> None:
-        repo._changed_round(round_id)
-        repo._exec(
-            "UPDATE rounds SET deadline = ? WHERE id = ? AND status = 'open'",
-            (time.time() - 1, round_id),
-        )
-        repo._round(round_id)
-
-    await repo._run(tx)
     tables = tables_of(bot)
     tables.scheduler.schedule(match_id, 0, lambda: tables.rounds.close_round(match_id, round_id))

@@ -5,6 +5,11 @@ life on the bot (it owns the tables, registers the components, resumes and stops
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
@@ -111,6 +116,47 @@ def test_main_refuses_half_an_endpoint_pair(clean_env, capsys) -> None:
     assert err.count("\n") == 1 and "DISCORD_GATEWAY_URL" in err and "Traceback" not in err
     started.assert_not_called()
     assert discord.http.Route.BASE == before
+
+
+def _closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound once, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("log_level", ["WARNING", "INFO"])
+def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level) -> None:
+    """A token but no way to reach Discord: one line naming the host, exit 1, and no
+    traceback (aiohttp's ClientConnectorError at login used to print about 60 lines)."""
+    port = _closed_port()
+    env = {key: value for key, value in os.environ.items() if key not in ENV_KEYS}
+    env.update(
+        DISCORD_TOKEN="abc.def",
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+        DATABASE_PATH=str(tmp_path / "capsa.sqlite3"),
+        LOG_LEVEL=log_level,
+    )
+    done = subprocess.run(
+        [sys.executable, str(Path(bot_module.__file__).resolve())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr and "ClientConnectorError" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert f"Cannot reach Discord at 127.0.0.1:{port}" in lines[-1]
+    assert "check the network connection" in lines[-1]
+    if log_level == "WARNING":
+        assert lines == lines[-1:], "nothing but the one line"
+    else:  # discord.py's own "logging in" line, then ours
+        assert len(lines) <= 2, lines
+    assert not (tmp_path / "capsa.sqlite3").exists(), "nothing is opened before the login"
 
 
 # --- the Capsa cog on the bot ---------------------------------------------------------------

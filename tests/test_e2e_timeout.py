@@ -2,9 +2,9 @@
 
 A table of alice, bob and one computer player, with the shortest countdown the command
 allows (30 s). Alice submits, bob does nothing. So that the test does not wait 30 seconds,
-``expire_countdown`` moves the round's stored deadline into the past and then does exactly
-what the bot's own deadline timer does when it fires (``scheduler.schedule(match, 0,
-rounds.close_round)``); a real user cannot do this, everything else is the real bot.
+``expire_countdown`` does now exactly what the bot's own deadline timer does when it fires
+(``scheduler.schedule(match, 0, rounds.close_round)``); a real user cannot do this,
+everything else is the real bot.
 
 - With the default server setting, bob's rows are the solver's ``normal`` setting, marked
   "auto" in the showdown, and scored like anyone's.

@@ -1,4 +1,5 @@
-"""Fault injection: rate limits, server errors, refused DMs, slow interactions."""
+"""Fault injection: rate limits, server errors, refused DMs (at the message or already at
+opening the DM channel), slow interactions."""
 
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ class SlowInteractions:
 class Faults:
     rules: list[RouteFault] = field(default_factory=list)
     refused_dms: set[int] = field(default_factory=set)
+    refused_dm_channels: dict[int, int] = field(default_factory=dict)  # user id -> status
     slow: list[SlowInteractions] = field(default_factory=list)
 
     def rate_limit(
@@ -107,6 +109,14 @@ class Faults:
         else:
             self.refused_dms.discard(user.id)
 
+    def refuse_dm_channel(self, user: FakeAccount, status: int | None = 400) -> None:
+        """Opening a DM channel with ``user`` (``POST /users/@me/channels``) answers
+        ``status`` (400 or 403) with code 50007; ``None`` opens it again."""
+        if status is None:
+            self.refused_dm_channels.pop(user.id, None)
+        else:
+            self.refused_dm_channels[user.id] = status
+
     def slow_interactions(
         self, times: int = 1, *, user: FakeAccount | None = None
     ) -> SlowInteractions:
@@ -119,6 +129,7 @@ class Faults:
     def clear(self) -> None:
         self.rules.clear()
         self.refused_dms.clear()
+        self.refused_dm_channels.clear()
         self.slow.clear()
 
     # -- used by the server ----------------------------------------------------------------

@@ -96,6 +96,9 @@ async def create_dm(req: Req) -> Result:
     account = req.fake.accounts.get(rid)
     if account is None or account is req.fake.bot_user:
         raise ApiError(400, 50033, "Invalid Recipient(s)")
+    refused = req.fake.faults.refused_dm_channels.get(rid)
+    if refused is not None:
+        raise ApiError(refused, CANNOT_DM, "Cannot send messages to this user")
     return 200, req.fake.dm_channel(account).payload()
 
 

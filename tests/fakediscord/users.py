@@ -58,6 +58,10 @@ class FakeUser(FakeAccount):
         """Bot DMs to this user answer 403 / 50007 (like "allow DMs" turned off)."""
         self._fake.faults.refuse_dms(self, refuse)
 
+    def refuse_dm_channel(self, status: int | None = 400) -> None:
+        """Opening a DM channel with this user answers ``status`` / 50007 (None: allowed)."""
+        self._fake.faults.refuse_dm_channel(self, status)
+
     async def latest_dm(
         self, predicate: MsgPredicate | None = None, timeout: float = 5.0
     ) -> FakeMessage:
