@@ -7,7 +7,7 @@ import json
 from typing import TextIO
 
 from capsa.cards import CapsaError, parse_cards
-from capsa.commands import EXIT_BAD_INPUT, command
+from capsa.commands import command, run_batch
 from capsa.presets import PRESETS, get_preset
 from capsa.settings import LEVELS
 from capsa.solver import arrange
@@ -41,16 +41,10 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
         return 0
     if args.cards:
         raise CapsaError("with --batch the hands come from stdin, one per line")
-    status = 0
-    for number, line in enumerate(stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            answer = _arrange_one(line.replace(",", " ").split(), args, preset)
-        except CapsaError as err:
-            status = EXIT_BAD_INPUT
-            stderr.write(f"line {number}: {err}\n")
-            answer = {"error": str(err)}
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
-    return status
+
+    def answer(line: str, number: int) -> dict:
+        return _arrange_one(line.replace(",", " ").split(), args, preset)
+
+    return run_batch(
+        stdin, stdout, stderr, answer, blank="the line is blank (give 13 cards)", flush=True
+    )

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from capsa.cli import PLAYER_KEYS, json_reason, main
+from capsa.i18n import DEFAULT_LANG, LANGS
+from capsa.match import seat_from_dict, seat_to_dict
+from capsa.presets import PRESETS, get_preset
+from capsa.rules_text import TOPICS, rules_page
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -136,9 +144,10 @@ def test_score_declare_and_options() -> None:
 
 
 def test_score_batch() -> None:
-    lines = [json.dumps(EX1), "", json.dumps(EX4), json.dumps(DRAGON)]
+    lines = [json.dumps(EX1), json.dumps(EX4), json.dumps(DRAGON)]
     proc = run("score", "--batch", stdin="\n".join(lines) + "\n")
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [[p["total"] for p in a["players"]] for a in answers] == [
         [-7, 7],
@@ -150,20 +159,41 @@ def test_score_batch() -> None:
 def test_score_batch_with_bad_lines() -> None:
     bad_token = json.loads(json.dumps(EX1))
     bad_token["players"][0]["front"][2] = "3X"
-    lines = [json.dumps(EX1), "{not json", json.dumps(bad_token), json.dumps(EX4)]
+    lines = [json.dumps(EX1), "{not json", json.dumps(bad_token), "", "  \t", json.dumps(EX4)]
     proc = run("score", "--batch", stdin="\n".join(lines) + "\n")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert len(out) == 4  # one answer per line, errors in place
+    assert len(out) == 6  # one answer per line, errors and blank lines in place
     assert [p["total"] for p in out[0]["players"]] == [-7, 7]
-    assert "JSON" in out[1]["error"]
-    assert "3X" in out[2]["error"]
-    assert [p["total"] for p in out[3]["players"]] == [-18, -6, 24]
+    assert [p["total"] for p in out[5]["players"]] == [-18, -6, 24]
     err = proc.stderr.splitlines()
-    assert len(err) == 2
-    assert err[0].startswith("line 2: ") and "JSON" in err[0]
-    assert err[1].startswith("line 3: ") and "3X" in err[1]
+    assert [e.split(":")[0] for e in err] == ["line 2, column 2", "line 3", "line 4", "line 5"]
+    assert "JSON" in err[0] and "3X" in err[1]
+    assert "blank" in err[2] and "blank" in err[3]
+    # the error line says the same as stderr
+    assert [o["error"] for o in out[1:5]] == err
+
+
+def test_score_batch_answers_every_line_even_the_last_without_a_newline() -> None:
+    stdin = "\n\n" + json.dumps(EX1)  # two blank lines, then a good one with no newline
+    proc = run("score", "--batch", stdin=stdin)
+    out = proc.stdout.splitlines()
+    assert len(out) == 3 and proc.returncode == 2
+    assert json.loads(out[2])["players"][0]["total"] == -7
+    assert proc.stderr.splitlines() == [json.loads(out[0])["error"], json.loads(out[1])["error"]]
+    assert proc.stderr.startswith("line 1: ")
+
+
+def test_arrange_batch_answers_every_line() -> None:
+    hand = "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C"
+    proc = run("arrange", "--batch", stdin=f"{hand}\n\n{hand}\nAS KS\n")
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == 4 and proc.returncode == 2
+    assert out[0]["back"] == out[2]["back"] == ["AS", "KS", "QS", "JS", "TS"]
+    assert out[1]["error"].startswith("line 2: ") and "blank" in out[1]["error"]
+    assert out[3]["error"].startswith("line 4: ") and "13" in out[3]["error"]
+    assert proc.stderr.splitlines() == [out[1]["error"], out[3]["error"]]
 
 
 def _ex1_with(path: tuple, value) -> str:
@@ -219,6 +249,126 @@ def test_score_bad_input(stdin, needles) -> None:
     assert_bad_input(proc, *needles)
 
 
+# --- keys that score does not know ------------------------------------------------------------
+
+CHINESE = {"rules": "chinese-poker", "options": {"surrender": True}, **EX1}
+
+
+def _with(payload: dict, path: tuple, value) -> str:
+    payload = json.loads(json.dumps(payload))
+    target = payload
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(payload)
+
+
+def _player(payload: dict, index: int, **keys) -> str:
+    payload = json.loads(json.dumps(payload))
+    payload["players"][index].update(keys)
+    return json.dumps(payload)
+
+
+@pytest.mark.parametrize(
+    ("stdin", "needles"),
+    [
+        # a key of the request, of a player, of the options: each names the key and the
+        # keys allowed there
+        (
+            _with(EX1, ("option",), {"method": "2-4"}),
+            ("'option'", "allowed: rules, options, players", "did you mean 'options'"),
+        ),
+        (
+            _player(EX1, 0, declared="dragon"),
+            ("A: ", "'declared'", "declare, surrender, foul", "did you mean 'declare'"),
+        ),
+        (
+            _player(CHINESE, 1, surender=True),
+            ("B: ", "'surender'", "allowed: name, back, middle", "did you mean 'surrender'"),
+        ),
+        (_player(EX1, 1, colour="red"), ("'colour'", "allowed: name")),
+        (
+            _with(CHINESE, ("options", "surender"), True),
+            ("'surender'", "chinese-poker", "allowed: method, surrender"),
+        ),
+        (_with(EX1, ("options",), {"room_fee": True}), ("'room_fee'", "allowed: none")),
+        # a player without a name is named by position
+        ('{"players": [{"nom": "A"}, {"name": "B"}]}', ("player 1: ", "'nom'")),
+        # surrender and declare together
+        (
+            _player(CHINESE, 0, surrender=True, declare="dragon"),
+            ("A: ", "surrender", "declare", "not both"),
+        ),
+    ],
+)
+def test_score_refuses_unknown_keys(stdin, needles) -> None:
+    proc = run("score", stdin=stdin)
+    assert proc.stdout == ""
+    assert_bad_input(proc, *needles)
+
+
+def test_the_player_keys_are_the_keys_a_seat_is_written_with() -> None:
+    seat = seat_from_dict(EX1["players"][0])
+    assert set(PLAYER_KEYS) == set(seat_to_dict(seat))
+
+
+def test_surrender_alone_and_a_null_declare_are_accepted() -> None:
+    proc = run("score", stdin=_player(CHINESE, 0, surrender=True, declare=None))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["players"][0]["surrendered"] is True
+
+
+# --- JSON errors --------------------------------------------------------------------------------
+
+BAD_JSON = [
+    ('{"players": [\n  {"name": "A" "back": []}]}', "line 2, column 16: expected ','"),
+    ('{"players" []}', "line 1, column 12: expected ':'"),
+    ("{'players': []}", "line 1, column 2: expected a key in double quotes"),
+    ('{"players": [1,]}', "line 1, column 16: expected a value"),
+    ('{"players": "abc', "line 1, column 13: a string starts here and never ends"),
+    ('{"players": "a\tb"}', "line 1, column 15: a control character"),
+    ('{"players": "a\\qb"}', "line 1, column 15: an invalid backslash escape"),
+    ('{"players": "\\u12"}', "line 1, column 15: an invalid \\uXXXX escape"),
+    ("{}\n{}", "line 2, column 1: more data after the JSON object"),
+    ("\n\n   ", "no input"),
+]
+
+
+def _doubled(text: str) -> list[str]:
+    return re.findall(r"\b(\w+)\W+\1\b", text)
+
+
+@pytest.mark.parametrize(("stdin", "expected"), BAD_JSON)
+def test_json_errors_say_where(stdin, expected) -> None:
+    proc = run("score", stdin=stdin)
+    assert_bad_input(proc, expected, "JSON")
+    assert _doubled(proc.stderr) == [], proc.stderr
+    assert "Expecting" not in proc.stderr and " at " not in proc.stderr
+
+
+def test_json_errors_without_batch_suggest_it_for_several_objects() -> None:
+    assert_bad_input(run("score", stdin="{}\n{}\n"), "--batch")
+
+
+def test_json_errors_in_a_batch_give_the_input_line() -> None:
+    lines = [json.dumps(EX1), '{"players": [1,]}', "[", '{"players" []}']
+    proc = run("score", "--batch", stdin="\n".join(lines))
+    assert proc.returncode == 2
+    err = proc.stderr.splitlines()
+    assert err == [
+        "line 2, column 16: expected a value (invalid JSON)",
+        "line 3, column 2: expected a value (invalid JSON)",
+        "line 4, column 12: expected ':' (invalid JSON)",
+    ]
+    assert [json.loads(line).get("error") for line in proc.stdout.splitlines()] == [None, *err]
+
+
+@pytest.mark.parametrize("msg", ["Expecting something new at", "Odd thing"])
+def test_json_reasons_read_plainly_even_for_messages_not_listed(msg) -> None:
+    reason = json_reason(msg)
+    assert reason[0].islower() and not reason.endswith(" at") and "Expecting" not in reason
+
+
 @pytest.mark.parametrize("batch", [(), ("--batch",)])
 def test_score_input_that_is_not_utf8(batch) -> None:
     # where stdin decoding is strict (e.g. a UTF-8 locale), bytes that are not UTF-8
@@ -270,5 +420,115 @@ def test_rank(cards, lang, expected) -> None:
 )
 def test_rank_bad_input(cards, needles) -> None:
     proc = run("rank", *cards)
+    assert proc.stdout == ""
+    assert_bad_input(proc, *needles)
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+
+def run_in_process(*args: str) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = main(list(args), io.StringIO(), stdout, stderr)
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+def _plain(text: str) -> str:
+    return text.replace("*", "")  # Discord's bold and italics
+
+
+def test_rules_without_a_topic_is_the_overview_as_the_bot_shows_it() -> None:
+    proc = run("rules")
+    assert proc.returncode == 0 and proc.stderr == ""
+    page = rules_page(None, get_preset(None), DEFAULT_LANG)
+    lines = proc.stdout.splitlines()
+    assert lines[0] == page.title and set(lines[1]) == {"="}
+    assert _plain(page.intro) in proc.stdout
+    for heading, body in page.sections:
+        assert f"\n\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in proc.stdout
+    assert "**" not in proc.stdout  # Discord's bold is for Discord
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("topic", TOPICS)
+def test_rules_every_page(topic, preset, lang) -> None:
+    status, out, err = run_in_process("rules", topic, "--rules", preset, "--lang", lang)
+    assert (status, err) == (0, "")
+    page = rules_page(topic, PRESETS[preset], lang)
+    assert out.startswith(page.title + "\n") and "*" not in out
+    for heading, body in page.sections:
+        assert f"\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in out
+    status, md, err = run_in_process(
+        "rules", topic, "--rules", preset, "--lang", lang, "--markdown"
+    )
+    assert (status, err) == (0, "")
+    assert md.startswith(f"# {page.title}\n\n")
+    assert [line[3:] for line in md.splitlines() if line.startswith("## ")] == [
+        h for h, _ in page.sections
+    ]
+
+
+def test_rules_markdown_keeps_lists_and_line_breaks() -> None:
+    _, md, _ = run_in_process("rules", "presets", "--markdown")
+    assert "\n- Ties: " in md and "•" not in md  # bullets become a Markdown list
+    _, md, _ = run_in_process("rules", "hands", "--markdown")
+    assert "\n1. **Royal flush**" in md and "\n2. **Straight flush**" in md  # one list
+    _, md, _ = run_in_process("rules", "overview", "--markdown")
+    # lines that are not a list are paragraphs: a line break in the bot is one here too
+    assert "no jokers. With 2 or 3 players the leftover cards sit out.\n\nRanks" in md
+
+
+def test_rules_all_topics_in_order() -> None:
+    status, out, _ = run_in_process("rules", "all", "--rules", "indocapsa")
+    assert status == 0
+    titles = [rules_page(topic, PRESETS["indocapsa"], "en").title for topic in TOPICS]
+    positions = [out.index(f"{title}\n") for title in titles]
+    assert positions == sorted(positions) and positions[0] == 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_document_of_every_preset(lang) -> None:
+    status, md, _ = run_in_process("rules", "all", "--rules", "all", "--markdown", "--lang", lang)
+    assert status == 0
+    lines = md.splitlines()
+    assert lines[0].startswith("# ") and lines.count(lines[0]) == 1
+    assert "`python -m capsa rules all --rules all" in md  # says how it was made
+    preset_headings = [line for line in lines if line.startswith("## ")]
+    assert len(preset_headings) == len(PRESETS)
+    for heading, name in zip(preset_headings, PRESETS, strict=True):
+        assert heading.endswith(f": {name}")
+        slug = re.sub(r"[^\w\- ]", "", heading[3:].lower()).replace(" ", "-")
+        assert f"[{name}](#{slug})" in md  # the contents link to the heading
+    pages = [line for line in lines if line.startswith("### ")]
+    assert len(pages) == len(PRESETS) * len(TOPICS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_documents_are_current(lang) -> None:
+    name = "rules.md" if lang == DEFAULT_LANG else f"rules.{lang}.md"
+    path = ROOT / "docs" / name
+    args = ["rules", "all", "--rules", "all"]
+    args += ["--markdown"] if lang == DEFAULT_LANG else ["--lang", lang, "--markdown"]
+    command = f".venv/bin/python -m capsa {' '.join(args)} > docs/{name}"
+    assert path.is_file(), f"docs/{name} is missing: make it with `{command}`"
+    _, expected, _ = run_in_process(*args)
+    assert f"`python -m capsa {' '.join(args)}`" in expected  # the document names it too
+    assert path.read_text(encoding="utf-8") == expected, (
+        f"docs/{name} is out of date: regenerate it with `{command}`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (("rules", "royalties"), ("'royalties'", "overview", "presets, all")),
+        (("rules", "royalties", "--lang", "id"), ("'royalties'", "Pilih", "all")),
+        (("rules", "--rules", "texas"), ("texas",)),
+        (("rules", "--lang", "fr"), ("fr",)),
+    ],
+)
+def test_rules_bad_input(args, needles) -> None:
+    proc = run(*args)
     assert proc.stdout == ""
     assert_bad_input(proc, *needles)
