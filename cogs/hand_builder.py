@@ -1,4 +1,9 @@
-"""The hand builder: DM or ephemeral, selects, auto-arrange, declare, submit."""
+"""The hand builder: DM or ephemeral, selects, auto-arrange, declare, submit.
+
+A special hand is only ever declared by its holder (RULES §4): the builder offers Declare
+when the hand holds one the preset pays, Auto-arrange fills in the best ordinary rows and
+shows both choices with their expected points, and the person picks one (Submit or
+Declare). Nothing declares for a person, not even the countdown running out."""
 
 from __future__ import annotations
 
@@ -23,12 +28,33 @@ from cogs.worker_pool import Priority
 from data.repository import MatchRecord, MatchStatus, RoundRecord, RoundStatus
 
 if TYPE_CHECKING:
+    from capsa.solver import Arrangement
     from cogs.rounds import Rounds
 
 log = logging.getLogger(__name__)
 
 # Specials formed by the rows themselves: declaring one sets the rows that form it.
 SPECIALS_BY_ROWS = ("three_straights", "three_flushes")
+
+
+def special_choice(match: MatchRecord, arrangement: Arrangement, lang: str) -> str:
+    """Both choices of a hand that holds a special, with what each is expected to bring
+    (summed over the opponents, as the solver weighs them)."""
+    special = arrangement.special
+    if special is None:
+        raise ValueError("the hand holds no special")
+    value = preset_of(match).specials[special]
+    declared = arrangement.special_value
+    if declared is None:  # every opponent pays it, unless one declares a higher one
+        declared = value * (len(match.seats) - 1)
+    return t(
+        "hand.special",
+        lang,
+        special=special_name(special, lang),
+        value=value,
+        declared=signed(round(declared, 1)),
+        ordinary=signed(round(arrangement.ordinary_expected, 1)),
+    )
 
 
 class BuilderDisplay:
@@ -51,6 +77,13 @@ class BuilderDisplay:
     ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
         """The builder's embed, its components and the hand picture (one redraw a call)."""
         special = await self.special_for(match, rnd, seat, priority)
+        if note is None and special is not None:  # the choice is theirs: say so
+            note = t(
+                "hand.special_held",
+                lang,
+                special=special_name(special, lang),
+                value=preset_of(match).specials[special],
+            )
         embed = embeds.builder_embed(match, rnd, seat, draft, lang, note)
         view = views.builder_view(rnd.id, seat, draft, lang, special)
         picture = await self._draw_hand(draft, lang, priority)
@@ -172,16 +205,12 @@ class HandBuilder:
         elif act == BuilderAction.CLEAR:
             draft = draft.cleared()
         elif act == BuilderAction.AUTO:
+            # The best ordinary rows, never the special: when the hand holds one, both
+            # choices are shown with their expected points and the person picks.
             arrangement = await self.services.suggest(match, rnd, seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
             if arrangement.special:
-                note = t(
-                    "hand.special",
-                    lang,
-                    special=special_name(arrangement.special, lang),
-                    value=preset_of(match).specials[arrangement.special],
-                    ordinary=signed(round(arrangement.ordinary_expected, 1)),
-                )
+                note = special_choice(match, arrangement, lang)
         elif act == BuilderAction.DECLARE:
             special = await self.display.special_for(match, rnd, seat)
             await self._declare(interaction, match, rnd, seat, draft, special, lang)

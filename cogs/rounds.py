@@ -245,28 +245,27 @@ class Rounds:
                 )
 
     async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
+        """The settings of the seats that ran out of time. A person gets the solver's best
+        ordinary rows and never a declared special: only its holder declares one (RULES
+        §4), and a person who did not act did not (the builder told them so). A computer
+        seat (not set yet after a crash, say) decides as computers do."""
         foul = match.timeout_action == TimeoutAction.FOUL
+        people = {s.seat for s in match.seats if not s.is_bot}
         for hand in rnd.hands:
             if hand.submitted:
                 continue
             arrangement = await self.services.suggest(
                 match, rnd, hand.seat, priority=Priority.SHOWDOWN
             )
+            declare = None if foul or hand.seat in people else arrangement.declare
             rows = (
-                arrangement.ordinary
-                if foul
-                else (arrangement.back, arrangement.middle, arrangement.front)
+                (arrangement.back, arrangement.middle, arrangement.front)
+                if declare
+                else arrangement.ordinary
             )
             back, middle, front = ([c.code for c in row] for row in rows)
             await self.repo.submit_hand(
-                rnd.id,
-                hand.seat,
-                back,
-                middle,
-                front,
-                None if foul else arrangement.declare,
-                fouled=foul,
-                auto=True,
+                rnd.id, hand.seat, back, middle, front, declare, fouled=foul, auto=True
             )
 
     async def _post_showdown(

@@ -28,6 +28,10 @@ ALICE, BOB, CAROL, EVE = 101, 102, 103, 109
 EN = discord.Locale.american_english
 ID = discord.Locale.indonesian
 
+# Two hands of one deck that each hold a dragon (one card of every rank), with weak rows.
+DRAGON = "2C 3D 4H 5S 6C 7D 8H 9S TC JD QH KS AC"
+OTHER_DRAGON = "2D 3C 4S 5H 6D 7C 8S 9H TD JC QS KH AD"
+
 # Alice's hand holds no special; a valid and a fouled setting of it.
 ALICE_HAND = "AS KS QS JS TS 9H 9D 5C 5D 3H 2C 7D 8C"
 STRONG, PAIRS = "AS KS QS JS TS", "9H 9D 5C 5D 3H"
@@ -189,6 +193,20 @@ async def playing_round(repo):
     rnd = await repo.start_round(
         match.id, 1, 12345, time.time() + 120, {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
     )
+    return await repo.get_match(match.id), rnd
+
+
+async def dealt_round(repo, hands: dict[int, str], *, computer: bool = False, language="en"):
+    """Round 1 of a started two-seat match with these hands: alice (seat 0, host) and bob,
+    or a computer player, in seat 1."""
+    match = await new_lobby(repo, seats=2, language=language)
+    if computer:
+        await repo.add_seat(match.id, None, "Computer 1", "normal")
+    else:
+        await repo.add_seat(match.id, BOB, "bob")
+    assert await repo.start_match(match.id)
+    dealt = {seat: hand.split() for seat, hand in hands.items()}
+    rnd = await repo.start_round(match.id, 1, 12345, time.time() + 120, dealt)
     return await repo.get_match(match.id), rnd
 
 

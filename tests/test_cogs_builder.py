@@ -15,6 +15,8 @@ from capsa.hands import evaluate
 from capsa.i18n import t
 from capsa.names import row_name
 from capsa.presets import get_preset
+from capsa.showdown import signed
+from capsa.solver import arrange
 from capsa.specials import available
 from cogs import views
 from data import RoundScore
@@ -25,14 +27,17 @@ from tests.cog_helpers import (
     BOB_HAND,
     CAROL,
     CHANNEL,
+    DRAGON,
     EN,
     EVE,
     ID,
     NOT_YOUR_SEAT,
     OTHER_CHANNEL,
+    OTHER_DRAGON,
     PAIRS,
     STRONG,
     cards,
+    dealt_round,
     draft_of,
     edited,
     embed_text,
@@ -256,3 +261,81 @@ async def test_declare_without_a_special_is_refused(fake_bot, repo) -> None:
     await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
     assert ephemeral(ix) == t("hand.no_special", "id")
     assert not (await hand_of(repo, rnd)).submitted
+
+
+# --- a hand that holds a special: the person chooses ----------------------------------------
+
+
+def _labels(view) -> list[str]:
+    return [getattr(getattr(child, "item", child), "label", None) for child in view.children]
+
+
+def _note(embed) -> str:
+    notes = [f.value for f in embed.fields if f.name == "✨"]
+    assert len(notes) == 1, embed.fields
+    return notes[0]
+
+
+@pytest.mark.parametrize("locale,lang", [(EN, "en"), (ID, "id")])
+async def test_auto_arrange_shows_both_choices_and_declares_nothing(
+    fake_bot, repo, locale, lang
+) -> None:
+    """Auto-arrange fills in the best ordinary rows and shows what they and the special are
+    expected to bring; the hand stays undeclared and unsubmitted until the person picks."""
+    match, rnd = await dealt_round(repo, {0: DRAGON, 1: BOB_HAND})
+    preset = get_preset("standard")
+    solver = arrange(cards(DRAGON), preset, "normal", 1, seed=rnd.seed)
+    assert solver.special == "dragon" and solver.special_value is not None
+    ix = make_ix(fake_bot, ALICE, locale=locale)
+    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    kwargs = ix.edit_original_response.await_args.kwargs
+    (masks,) = {c.masks for c in kwargs["view"].children}
+    draft = Draft.decode(cards(DRAGON), *masks)
+    assert draft.complete and not draft.fouled
+    assert [set(row) for row in draft.setting] == [set(row) for row in solver.ordinary]
+    dragon = t("special.dragon", lang)
+    assert t("btn.declare", lang, special=dragon) in _labels(kwargs["view"])
+    assert t("btn.submit", lang) in _labels(kwargs["view"])
+    note = _note(kwargs["embed"])
+    assert note == t(
+        "hand.special",
+        lang,
+        special=dragon,
+        value=13,
+        declared=signed(round(solver.special_value, 1)),
+        ordinary=signed(round(solver.ordinary_expected, 1)),
+    )
+    assert signed(round(solver.special_value, 1)) in note
+    assert signed(round(solver.ordinary_expected, 1)) in note
+    hand = await hand_of(repo, rnd)
+    assert not hand.submitted and hand.declare is None
+
+
+async def test_a_hand_with_a_special_is_told_the_choice_is_theirs(fake_bot, repo) -> None:
+    match, rnd = await dealt_round(repo, {0: DRAGON, 1: BOB_HAND})
+    embed, view, _ = await fake_bot.tables.display.payload(
+        match, rnd, 0, Draft.start(cards(DRAGON)), "en"
+    )
+    note = _note(embed)
+    assert "**Dragon**" in note and "13 from each opponent" in note
+    assert "never declared for you" in note
+    assert "Declare Dragon" in _labels(view)
+    # A hand without a special gets no such note.
+    embed, view, _ = await fake_bot.tables.display.payload(
+        match, rnd, 1, Draft.start(cards(BOB_HAND)), "en"
+    )
+    assert not [f for f in embed.fields if f.name == "✨"]
+    assert not any(str(label).startswith("Declare") for label in _labels(view))
+
+
+async def test_declare_is_the_persons_own_press(fake_bot, repo) -> None:
+    """Pressing Declare (after Auto-arrange) declares: the rows shown are submitted with the
+    special."""
+    match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON})
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    (masks,) = {c.masks for c in ix.edit_original_response.await_args.kwargs["view"].children}
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
+    hand = await hand_of(repo, rnd)
+    assert hand.submitted and hand.declare == "dragon" and not hand.auto

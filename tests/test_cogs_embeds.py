@@ -171,11 +171,13 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
     assert check_embed(status) <= 6000 and status.title == t("round.title", lang, k=10, n=10)
     assert status.fields[0].value.count("⏳") == 4
 
-    note = t("hand.special", lang, special=special_name("dragon", lang), value=78, ordinary="+12.5")
-    for draft in (
-        Draft.start(cards(ALICE_HAND)),
-        draft_of(ALICE_HAND, STRONG, ""),
-        draft_of(ALICE_HAND, PAIRS, STRONG),
+    dragon = special_name("dragon", lang)
+    choice = t("hand.special", lang, special=dragon, value=78, declared="+233.9", ordinary="+12.5")
+    held = t("hand.special_held", lang, special=dragon, value=78)
+    for draft, note in (
+        (Draft.start(cards(ALICE_HAND)), held),
+        (draft_of(ALICE_HAND, STRONG, ""), choice),
+        (draft_of(ALICE_HAND, PAIRS, STRONG), choice),
     ):
         builder = embeds.builder_embed(match, rnd, 0, draft, lang, note)
         assert check_embed(builder) <= 6000

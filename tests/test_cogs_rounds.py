@@ -18,7 +18,10 @@ from tests.cog_helpers import (
     BOB,
     BOB_HAND,
     CHANNEL,
+    DRAGON,
+    OTHER_DRAGON,
     cards,
+    dealt_round,
     playing_round,
 )
 
@@ -99,3 +102,29 @@ async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bo
     assert (await repo.get_round(rnd.id)).showdown_message_id is not None
     assert status.edit.await_count == 1
     assert status.edit.await_args.kwargs["view"] is None  # "Show my hand" is gone
+
+
+async def test_a_person_who_runs_out_of_time_plays_rows_never_a_special(fake_bot, repo) -> None:
+    """Time runs out (timeout action auto) on alice, whose hand holds a dragon that the
+    solver would declare, and on a computer seat that had not set yet. Alice gets the best
+    ordinary rows, undeclared (only its holder declares a special, RULES §4); the computer
+    decides as computers do."""
+    match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON}, computer=True)
+    assert match.timeout_action == "auto"
+    preset = get_preset("standard")
+    solvers = [
+        arrange(cards(h), preset, "normal", 1, seed=rnd.seed + s)
+        for s, h in enumerate((DRAGON, OTHER_DRAGON))
+    ]
+    assert [s.declare for s in solvers] == ["dragon", "dragon"], "the solver declares both"
+    await fake_bot.tables.rounds.close_round(match.id, rnd.id)
+    scored = await repo.get_round(rnd.id)
+    assert scored.status == "scored"
+    alice, computer = scored.hands
+    assert alice.auto and alice.declare is None and not alice.fouled
+    ordinary = [[c.code for c in row] for row in solvers[0].ordinary]
+    assert [sorted(r) for r in (alice.back, alice.middle, alice.front)] == [
+        sorted(r) for r in ordinary
+    ]
+    assert computer.auto and computer.declare == "dragon"
+    assert scored.result["players"][0]["special"] is None
