@@ -111,11 +111,15 @@ def pg_server():
     try:
         _in_a_thread(data.check_reachable(admin_url))
     except (data.DatabaseUnavailable, ValueError) as exc:
+        if isinstance(exc, data.DatabaseUnreachable):
+            problem = f"no PostgreSQL answers at {exc.host}:{exc.port} ({exc.reason})"
+        else:
+            problem = f"the PostgreSQL server cannot be used: {exc}"
         reason = (
-            f"no PostgreSQL for the tests ({exc}). To run them: start one (`bash scripts/postgres`"
-            " starts a private one and prints the line to export) and set"
-            " CAPSA_TEST_DATABASE_URL=postgresql://user@host:port/postgres"
-            " (a user that may CREATE DATABASE)"
+            f'{problem}. To run the PostgreSQL tests: eval "$(bash scripts/postgres)";'
+            " export CAPSA_TEST_DATABASE_URL (it uses the server on 127.0.0.1:5432 or starts"
+            " a private one), or set CAPSA_TEST_DATABASE_URL=postgresql://user@host:port/postgres"
+            " for a server where that user may CREATE DATABASE"
         )
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason, pytrace=False)
