@@ -17,8 +17,17 @@ _SYMBOL_TO_SUIT.update({"♢": "D", "♧": "C", "♡": "H", "♤": "S"})
 class CapsaError(ValueError):
     """Invalid input: a bad card token, a duplicate, a wrong row size, a card not held.
 
-    The message always names the offending token or row, so it can be shown as is.
+    The message always names the offending token or row, so it can be shown as is; it is
+    English. An error a person can cause by typing cards also carries ``code``, the
+    catalogue key of the same message (capsa/locales), and ``values``, its placeholders,
+    so a caller that speaks another language can show it there: ``t(err.code, lang,
+    **err.values)``. Errors without a translation have ``code`` None.
     """
+
+    def __init__(self, message: str, code: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -57,19 +66,27 @@ def card_from_index(index: int) -> Card:
     return DECK[index]
 
 
+def _not_a_card(token: str) -> CapsaError:
+    return CapsaError(
+        f"'{token}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣",
+        "card.not_a_card",
+        token=token,
+    )
+
+
 def parse_card(token: str) -> Card:
     """Parse one card, case-insensitive: ``AS``, ``Td``, ``10h``, ``9♣``, ``K♦``."""
     raw = token
     # Phones send suit symbols in emoji presentation (U+FE0F) or text presentation (U+FE0E).
     text = token.replace("\ufe0f", "").replace("\ufe0e", "").strip().upper()
     if len(text) < 2:
-        raise CapsaError(f"'{raw}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣")
+        raise _not_a_card(raw)
     rank_text, suit_text = text[:-1], text[-1]
     suit_letter = _SYMBOL_TO_SUIT.get(suit_text, suit_text)
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_letter not in SUITS:
-        raise CapsaError(f"'{raw}' is not a card: write rank then suit, e.g. AS, Td, 10h, 9♣")
+        raise _not_a_card(raw)
     return Card(RANKS.index(rank_text) + 2, SUITS.index(suit_letter))
 
 
@@ -87,7 +104,11 @@ def parse_cards(tokens: Iterable[str] | str) -> list[Card]:
             raise CapsaError(f"{token!r} is not a card: cards are written as text, e.g. 'AS'")
         card = parse_card(token)
         if card in seen:
-            raise CapsaError(f"'{token}' appears twice: each card can be used only once")
+            raise CapsaError(
+                f"'{token}' appears twice: each card can be used only once",
+                "card.twice",
+                token=token,
+            )
         seen.add(card)
         cards.append(card)
     return cards
