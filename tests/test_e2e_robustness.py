@@ -146,9 +146,7 @@ async def test_a_lobby_started_before_a_crash_loses_its_buttons_on_resume(fake_d
         assert lobby.buttons() == [] and "The match has started." in lobby.text()
 
 
-async def test_a_click_on_the_lobby_of_a_closed_table_takes_its_buttons_off(
-    fake_discord, tmp_path
-):
+async def test_a_click_on_the_lobby_of_a_closed_table_takes_its_buttons_off(fake_discord, tmp_path):
     """A lobby cancelled while its message could not be edited (a crash, say) is no longer
     resumed: the first click on it answers that the table has closed and takes the buttons
     off the message."""
