@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .postgres import PostgresRepository
 from .postgres_db import DatabaseUnavailable, DatabaseUnreachable, check_reachable
+from .postgres_db import address as database_address
 from .repository import (
     AlreadySeated,
     GuildSettings,
@@ -67,5 +68,6 @@ __all__ = [
     "TableExists",
     "TableFull",
     "check_reachable",
+    "database_address",
     "open_repository",
 ]

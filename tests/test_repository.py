@@ -33,6 +33,7 @@ from data import (
     RoundScore,
     TableExists,
     TableFull,
+    database_address,
     open_repository,
     postgres_db,
 )
@@ -435,6 +436,22 @@ async def test_an_unreachable_postgres_is_named_by_host_and_port() -> None:
     assert isinstance(caught.value, DatabaseUnavailable)
     with pytest.raises(ValueError, match="postgresql://"):
         await open_repository(database_url="mysql://capsa@127.0.0.1/capsa")
+
+
+def test_database_urls_are_read_for_their_host_and_port_without_the_password() -> None:
+    assert database_address("postgresql://u:p@db.example:6543/capsa") == ("db.example", 6543)
+    assert database_address("postgres://u@[::1]/capsa") == ("::1", 5432)
+    assert database_address("postgresql:///capsa?host=/run/pg&port=6000") == ("/run/pg", 6000)
+    for bad, message in [
+        ("mysql://u@h/db", "must look like postgresql://"),
+        ("data/capsa.sqlite3", "must look like postgresql://"),
+        ("postgresql://u:hunter2@h:port/db", "bad port"),
+    ]:
+        with pytest.raises(ValueError, match=message) as caught:
+            database_address(bad)
+        assert "hunter2" not in str(caught.value)
+    unreachable = DatabaseUnreachable("::1", 5432, "Connection refused")
+    assert "[::1]:5432" in str(unreachable)
 
 
 async def test_a_wrong_database_name_is_one_clear_line(pg_server) -> None:
