@@ -31,7 +31,7 @@ from capsa.cards import DECK, deal
 from capsa.evaluator import C3, C5, MASK5, HandTables
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
-from capsa.solver import arrange
+from capsa.solver import arrange, keep_memory
 from capsa.solver_mc import top_candidates
 from capsa.solver_model import normal_choice
 
@@ -208,11 +208,19 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", choices=("speed", "strength", "regret"))
     parser.add_argument("--pairings", default="hard:normal,normal:greedy,easy:normal,easy:greedy")
+    parser.add_argument(
+        "--no-keep-memory",
+        action="store_true",
+        help="leave glibc's allocator thresholds alone (the bot's workers raise them)",
+    )
     args = parser.parse_args(argv)
+    if not args.no_keep_memory:
+        keep_memory()
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
     arrange(deal(4, seed=1)[0], PRESET)  # load tables
     if args.only in (None, "speed"):
-        print("Speed per hand, standard, 3 opponents (one process)")
+        memory = "default allocator" if args.no_keep_memory else "keep_memory() as in the workers"
+        print(f"Speed per hand, standard, 3 opponents (one process, {memory})")
         for level, n in (("normal", args.speed_hands), ("hard", args.hard_speed_hands)):
             med, p90 = _speed(level, n)
             print(f"{level:<8} median {med:7.2f} ms   p90 {p90:7.2f} ms   ({n} hands)")

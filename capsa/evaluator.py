@@ -15,7 +15,7 @@ back (the other orientation is fouled, or equal and interchangeable), so nothing
 
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 
 import numpy as np
 
@@ -108,6 +108,49 @@ N_SPLITS_ORDERED = len(C5) * 56  # 72,072
 SplitRows = tuple[np.ndarray, np.ndarray, np.ndarray]  # sorted positions: back, middle, front
 
 
+def _build_by_back():
+    """The 72,072 ordered splits grouped by back: for back subset b, its 56 middles, the
+    fronts they leave and the unordered split (index into SPLIT_A) each one is."""
+    positions = np.arange(13)
+    rest = np.array([positions[(MASK5[b] >> positions) & 1 == 0] for b in range(len(C5))])
+    pick = np.array(list(combinations(range(8), 5)), dtype=np.intp)  # (56, 5)
+    middle_masks = (_BITS[rest[:, pick]]).sum(axis=2)  # (1287, 56)
+    front_masks = ((1 << 13) - 1) ^ MASK5[:, None] ^ middle_masks
+    idx5 = np.full(1 << 13, -1, dtype=np.intp)
+    idx5[MASK5] = np.arange(len(C5))
+    idx3 = np.full(1 << 13, -1, dtype=np.intp)
+    idx3[MASK3] = np.arange(len(C3))
+    middles, fronts = idx5[middle_masks], idx3[front_masks]
+    # an unordered split is known by its front and the one of its fives that holds the
+    # lowest position outside the front (SPLIT_A)
+    split_key = SPLIT_F * (1 << 13) + MASK5[SPLIT_A]
+    order = np.argsort(split_key)
+    lowest = np.minimum(MASK5[:, None] & -MASK5[:, None], middle_masks & -middle_masks)
+    holder = np.where((MASK5[:, None] & lowest) != 0, MASK5[:, None], middle_masks)
+    key = fronts * (1 << 13) + holder
+    splits = order[np.searchsorted(split_key, key, sorter=order)]
+    return middles, fronts, splits
+
+
+BY_BACK_MIDDLE, BY_BACK_FRONT, BY_BACK_SPLIT = _build_by_back()  # (1287, 56) each
+
+
+def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Class ids of every five-card and three-card subset of hands given as card indices
+    sorted ascending, shape (..., 13): (..., 1287) and (..., 286)."""
+    ranks = indices // 4 + 2
+    suits = indices % 4
+    keys = ranks[..., C5[:, 0]] * int(_W5[0])
+    first_suit = suits[..., C5[:, 0]]
+    flush5 = np.ones(keys.shape, dtype=bool)
+    for i in range(1, 5):
+        keys += ranks[..., C5[:, i]] * int(_W5[i])
+        flush5 &= suits[..., C5[:, i]] == first_suit
+    cls5 = np.where(flush5, FLUSH5[keys], PLAIN5[keys]).astype(np.intp)
+    keys3 = ranks[..., C3[:, 0]] * 256 + ranks[..., C3[:, 1]] * 16 + ranks[..., C3[:, 2]]
+    return cls5, TAB3[keys3].astype(np.intp)
+
+
 class HandTables:
     """One hand's subset classes and split strengths (computed once, all vectorised).
 
@@ -135,12 +178,9 @@ class HandTables:
         self.indices = sidx = np.sort(idx)
         self.ranks = sidx // 4 + 2
         self.suits = sidx % 4
-        r5 = self.ranks[C5]
         s5 = self.suits[C5]
         self.flush5 = (s5 == s5[:, :1]).all(axis=1)
-        keys = r5 @ _W5
-        self.cls5 = np.where(self.flush5, FLUSH5[keys], PLAIN5[keys]).astype(np.intp)
-        self.cls3 = TAB3[self.ranks[C3] @ _W3].astype(np.intp)
+        self.cls5, self.cls3 = subset_classes(sidx)
         ca = self.cls5.take(SPLIT_A)
         cb = self.cls5.take(SPLIT_B)
         self.a_is_back = ca >= cb
@@ -175,6 +215,53 @@ class HandTables:
 # --- specials -----------------------------------------------------------------------------
 # The vectorised twin of capsa.specials (which the hand builder uses on Card objects);
 # tests/test_solver.py checks that the two find the same specials.
+
+
+def _three_straight_ranks() -> np.ndarray:
+    """Rank counts (2..A) of every rank multiset of 13 cards that makes three straights."""
+    fives = [[12, 0, 1, 2, 3]] + [list(range(low, low + 5)) for low in range(9)]
+    threes = [[12, 0, 1]] + [list(range(low, low + 3)) for low in range(11)]
+    found = set()
+    for i, a in enumerate(fives):
+        for b in fives[i:]:
+            for c in threes:
+                found.add(tuple(np.bincount(a + b + c, minlength=13).tolist()))
+    return np.array(sorted(found), dtype=np.intp)
+
+
+THREE_STRAIGHT_RANKS = _three_straight_ranks()
+# suit counts (D, C, H, S) that split into two flushes of five and one of three
+FLUSH_SUITS = np.array(
+    sorted(
+        {
+            perm
+            for shape in ((13, 0, 0, 0), (10, 3, 0, 0), (8, 5, 0, 0), (5, 5, 3, 0))
+            for perm in permutations(shape)
+        }
+    ),
+    dtype=np.intp,
+)
+_BASE5 = 5 ** np.arange(13)
+_STRAIGHT_CODES = np.sort(THREE_STRAIGHT_RANKS @ _BASE5)
+_FLUSH_CODES = np.sort(FLUSH_SUITS @ (14 ** np.arange(4)))
+
+
+def may_hold_special(indices: np.ndarray, preset: Preset) -> np.ndarray:
+    """For hands given as card indices (N, 13): does the hand hold a special the preset
+    pays? Exactly find_specials' answer, by rank and suit counts (the shapes above)."""
+    ranks = indices // 4
+    counts = (ranks[..., None] == np.arange(13)).sum(axis=-2)
+    suits = (indices[..., None] % 4 == np.arange(4)).sum(axis=-2)
+    out = np.zeros(indices.shape[:-1], dtype=bool)
+    if preset.pays("dragon"):
+        out |= (counts == 1).all(axis=-1)
+    if preset.pays("six_pairs"):
+        out |= (counts // 2).sum(axis=-1) >= 6
+    if preset.pays("three_straights"):
+        out |= np.isin(counts @ _BASE5, _STRAIGHT_CODES)
+    if preset.pays("three_flushes"):
+        out |= np.isin(suits @ (14 ** np.arange(4)), _FLUSH_CODES)
+    return out
 
 
 def _straight3(ranks: np.ndarray) -> np.ndarray:

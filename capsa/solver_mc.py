@@ -18,7 +18,20 @@ from __future__ import annotations
 import numpy as np
 
 from capsa.cards import DECK
-from capsa.evaluator import C3, C5, CATEGORY, LEAD, LEVEL, STRENGTHS, HandTables, find_specials
+from capsa.evaluator import (
+    C3,
+    C5,
+    CATEGORY,
+    LEAD,
+    LEVEL,
+    SPLIT_A,
+    SPLIT_B,
+    SPLIT_F,
+    STRENGTHS,
+    HandTables,
+    find_specials,
+    may_hold_special,
+)
 from capsa.hands import Row
 from capsa.presets import SPECIALS, Preset
 from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
@@ -26,6 +39,7 @@ from capsa.solver_model import (
     best_special,
     declare_value,
     normal_choice,
+    normal_splits,
     ordinary_value,
     should_declare,
     special_edge,
@@ -71,25 +85,28 @@ def row_key(row: Row, tiebreak: str) -> int:
     return int(key)
 
 
+def row_keys(ranks: np.ndarray, suits: np.ndarray, cls: np.ndarray, tiebreak: str) -> np.ndarray:
+    """Showdown keys of rows given their cards' ranks and suits (R, 5 or 3) and classes."""
+    lead = LEAD[cls].astype(np.int64)
+    key_suit = np.where(ranks == lead[:, None], suits, -1).max(axis=1)
+    level = LEVEL[cls].astype(np.int64)
+    flush_suit = (
+        np.where(level == 5, suits[:, 0], -1) if ranks.shape[1] == 5 else np.full(len(cls), -1)
+    )
+    return showdown_key(STRENGTHS[cls], level, lead, key_suit, flush_suit, tiebreak)
+
+
 def subset_keys(
     tables: HandTables, tiebreak: str, five=None, three=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Showdown keys of a hand's five-card and three-card subsets (all 1,287 and 286, or
     only those indexed by ``five`` and ``three``)."""
-    out = []
     pick5 = slice(None) if five is None else five
     pick3 = slice(None) if three is None else three
-    for combos, cls in ((C5[pick5], tables.cls5[pick5]), (C3[pick3], tables.cls3[pick3])):
-        r = tables.ranks[combos]
-        s = tables.suits[combos]
-        lead = LEAD[cls].astype(np.int64)
-        key_suit = np.where(r == lead[:, None], s, -1).max(axis=1)
-        level = LEVEL[cls].astype(np.int64)
-        flush_suit = (
-            np.where(level == 5, s[:, 0], -1) if combos.shape[1] == 5 else np.full(len(cls), -1)
-        )
-        out.append(showdown_key(STRENGTHS[cls], level, lead, key_suit, flush_suit, tiebreak))
-    return out[0], out[1]
+    return (
+        row_keys(tables.ranks[C5[pick5]], tables.suits[C5[pick5]], tables.cls5[pick5], tiebreak),
+        row_keys(tables.ranks[C3[pick3]], tables.suits[C3[pick3]], tables.cls3[pick3], tiebreak),
+    )
 
 
 # --- exact pairwise scoring, vectorised ----------------------------------------------------
@@ -229,6 +246,52 @@ def _card_setting(tables: HandTables, rows):
     return tuple(tuple(DECK[int(tables.indices[p])] for p in row) for row in rows)
 
 
+class SetHands:
+    """Many normal-set hands: showdown keys (N, 3) and winning values (N, 3) of their rows,
+    the special each declared (N,: index into SPECIALS, or -1) and, for those, the setting
+    (hand number -> card rows, for comparing two specials)."""
+
+    __slots__ = ("keys", "vals", "special", "settings")
+
+    def __init__(self, keys, vals, special, settings):
+        self.keys, self.vals, self.special, self.settings = keys, vals, special, settings
+
+
+def set_hands(hands: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> SetHands:
+    """``set_opponent`` for many hands (card indices, (N, 13)) at once, with the same result:
+    normal_splits finds the splits; a hand holding a special goes through set_opponent."""
+    n = len(hands)
+    keys = np.zeros((n, 3), dtype=np.int64)
+    vals = np.zeros((n, 3))
+    special = np.full(n, -1)
+    settings = {}
+    slow = may_hold_special(hands, preset)
+    for i in np.flatnonzero(slow).tolist():
+        seat = set_opponent(hands[i], preset, opponents, values)
+        keys[i], vals[i], special[i] = seat.keys, seat.vals, seat.special
+        if seat.setting is not None:
+            settings[i] = seat.setting
+    fast = np.flatnonzero(~slow)
+    if len(fast):
+        cards = np.sort(hands[fast], axis=1)
+        choice, _, cls5, cls3 = normal_splits(cards, preset, opponents)
+        at = np.arange(len(fast))
+        a, b = SPLIT_A[choice], SPLIT_B[choice]
+        a_back = cls5[at, a] >= cls5[at, b]
+        subsets = (np.where(a_back, a, b), np.where(a_back, b, a))
+        for pos, subset in enumerate(subsets):
+            row = np.take_along_axis(cards, C5[subset], axis=1)
+            cls = cls5[at, subset]
+            keys[fast, pos] = row_keys(row // 4 + 2, row % 4, cls, preset.suit_tiebreak)
+            vals[fast, pos] = values[pos, CATEGORY[cls]]
+        front = SPLIT_F[choice]
+        row = np.take_along_axis(cards, C3[front], axis=1)
+        cls = cls3[at, front]
+        keys[fast, 2] = row_keys(row // 4 + 2, row % 4, cls, preset.suit_tiebreak)
+        vals[fast, 2] = values[2, CATEGORY[cls]]
+    return SetHands(keys, vals, special, settings)
+
+
 def candidate_rows(
     tables: HandTables, preset: Preset, cands: np.ndarray, special, values: np.ndarray
 ):
@@ -265,16 +328,13 @@ def mc_points(
     my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values)
     unseen = np.setdiff1d(np.arange(52), tables.indices)
     rng = np.random.default_rng(seed)
-    seated = []
-    for _ in range(n_deals):
-        cards = rng.permutation(unseen)
-        seated.append(
-            [
-                set_opponent(cards[j * 13 : (j + 1) * 13], preset, opponents, values)
-                for j in range(opponents)
-            ]
-        )
-    return score_with(preset, my_keys, my_vals, my_special, seated, tables, special_rows, special)
+    hands = np.empty((n_deals, opponents, 13), dtype=np.intp)
+    for d in range(n_deals):
+        hands[d] = rng.permutation(unseen)[: opponents * 13].reshape(opponents, 13)
+    seated = set_hands(hands.reshape(-1, 13), preset, opponents, values)
+    return score_with(
+        preset, my_keys, my_vals, my_special, seated, opponents, tables, special_rows, special
+    )
 
 
 def hard_choice(
@@ -306,17 +366,25 @@ def hard_choice(
     return int(cands[best]), float(score[best]), special_value
 
 
-def score_with(preset, my_keys, my_vals, my_special, seated, tables, special_rows, special):
-    opp_keys = np.array([[o.keys for o in deal] for deal in seated])
-    opp_vals = np.array([[o.vals for o in deal] for deal in seated])
-    opp_special = np.array([[o.special for o in deal] for deal in seated])
+def score_with(
+    preset, my_keys, my_vals, my_special, seated: SetHands, opponents, tables, special_rows, special
+):
+    shape = (-1, opponents)
 
     def special_sign(c, s, j) -> int:
         rows = special_rows if special_rows is not None else tables.rows(0)
         mine = _card_setting(tables, rows)
-        other = seated[s][j]
-        return compare_specials(special, mine, SPECIALS[other.special], other.setting, preset)
+        other = s * opponents + j
+        theirs = SPECIALS[seated.special[other]]
+        return compare_specials(special, mine, theirs, seated.settings[other], preset)
 
     return score_seat(
-        preset, my_keys, my_vals, my_special, opp_keys, opp_vals, opp_special, special_sign
+        preset,
+        my_keys,
+        my_vals,
+        my_special,
+        seated.keys.reshape(*shape, 3),
+        seated.vals.reshape(*shape, 3),
+        seated.special.reshape(shape),
+        special_sign,
     )

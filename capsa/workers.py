@@ -8,17 +8,20 @@ import signal
 
 from capsa.cards import DECK
 from capsa.render import render_hand
+from capsa.solver import keep_memory
 from capsa.solver_model import load_tables
 
 
 def init_worker() -> None:
-    """End with the parent process, even when it is killed (Linux), and load the solver's
-    tables before the first hand arrives."""
+    """End with the parent process, even when it is killed (Linux), keep the solver's
+    memory between hands (capsa.solver.keep_memory), and load its tables before the first
+    hand arrives."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass  # not Linux: the pool's own shutdown still ends the workers on a normal exit
+    keep_memory()
     load_tables()
     render_hand(tuple(DECK[:13]), None, "en")  # fonts and card pictures, before the first deal
 

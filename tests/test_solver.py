@@ -22,17 +22,26 @@ from capsa import evaluator as ev
 from capsa import solver_model
 from capsa.cards import DECK, CapsaError, deal, parse_cards
 from capsa.cli import main
+from capsa.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.hands import compare, evaluate, is_fouled, strength3, strength5
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
-from capsa.solver_mc import row_key, score_seat, showdown_key, subset_keys, top_candidates
+from capsa.solver_mc import (
+    row_key,
+    score_seat,
+    set_hands,
+    set_opponent,
+    showdown_key,
+    subset_keys,
+    top_candidates,
+)
 from capsa.solver_model import (
-    THREE_STRAIGHT_RANKS,
     RowModel,
     best_special,
     declare_value,
     normal_choice,
+    normal_splits,
     ordinary_value,
     special_edge,
     special_odds,
@@ -631,6 +640,56 @@ def test_row_model_equals_score_round_against_known_opponents(name, opponents):
     # (against three opponents the solved seat holds one card of each rank, as they do, and
     # none of its splits is swept by the opponents' setting: that case is seen with 1 or 2)
     assert checked >= 100 and sweeps and (swept or opponents == 3), (checked, swept, sweeps)
+
+
+# --- the fast paths: many hands at once ------------------------------------------------
+
+
+@pytest.mark.parametrize("opponents", [1, 2, 3])
+def test_normal_splits_equal_normal_choice(opponents):
+    """The back-by-back search for many hands finds normal_choice's split and value exactly
+    (ties included), under every preset and option."""
+    hands = [np.array(idx) for idx in random_hands(150, seed=12 + opponents)]
+    hands += [check_hand(hand) for hand in tricky_hands()]
+    cards = np.sort(np.array(hands), axis=1)
+    for preset in VARIANTS.values():
+        choice, value, cls5, cls3 = normal_splits(cards, preset, opponents)
+        for i, idx in enumerate(cards):
+            tables = ev.HandTables(idx)
+            best, values = normal_choice(tables, preset, opponents)
+            assert (choice[i], value[i]) == (tables.valid[best], values[best]), (preset, idx)
+            assert (cls5[i] == tables.cls5).all() and (cls3[i] == tables.cls3).all()
+
+
+def test_may_hold_special_is_find_specials():
+    rng = random.Random(13)
+    deck = list(DECK)
+    hands = [check_hand(h) for h in tricky_hands()]
+    hands += [check_hand(_near_special(rng, s, deck)) for s in SPECIALS[2:] for _ in range(60)]
+    hands += [np.array(idx) for idx in random_hands(300, seed=14)]
+    rows = np.array(hands)
+    for preset in PRESETS.values():
+        expected = [bool(ev.find_specials(ev.HandTables(h), preset)) for h in hands]
+        assert may_hold_special(rows, preset).tolist() == expected
+    assert 0 < sum(expected) < len(hands)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_set_hands_equal_set_opponent(name):
+    """Opponents set many at once are set exactly as one by one: rows, values, specials."""
+    preset = VARIANTS[name]
+    values = value_table(preset)
+    rng = np.random.default_rng(15)
+    hands = [check_hand(h) for _ in range(25) for h in _deal_with_specials(4, rng)]
+    hands += [check_hand(h) for h in tricky_hands()]
+    for opponents in (1, 3):
+        seated = set_hands(np.array(hands), preset, opponents, values)
+        for i, idx in enumerate(hands):
+            one = set_opponent(idx, preset, opponents, values)
+            assert (seated.keys[i] == one.keys).all() and (seated.vals[i] == one.vals).all()
+            assert seated.special[i] == one.special
+            assert seated.settings.get(i) == one.setting
+    assert (seated.special >= 0).any() or not preset.specials
 
 
 # --- the command line ---------------------------------------------------------------------
