@@ -98,7 +98,7 @@ async def test_fouled_submission_and_declared_special(fake_discord, tmp_path, mo
         pair, alice_pays = pair_of(expected, "alice", "bob")
         assert pair.kind == "special" and alice_pays == -six_pairs
         line = next(ln for ln in h2h_lines(showdown) if "alice vs bob" in ln)
-        assert "bob's Six pairs is paid" in line
+        assert "Six pairs paid to bob" in line
         assert f"→ alice -{six_pairs}, bob +{six_pairs}" in line
         for computer in expected.players[2:]:
             # Alice loses every row to each computer, which collects its own row values.
