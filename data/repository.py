@@ -1,8 +1,9 @@
 """The storage API the cogs see: frozen records, errors and the ``Repository`` protocol.
 
-No SQL here. ``data/sqlite.py`` implements the protocol on aiosqlite; a PostgreSQL backend can
-implement the same protocol beside it. Times are unix seconds (``time.time()``); methods that
-stamp a time take an optional ``now`` for tests.
+No SQL here. ``data/sqlite.py`` (with ``data/sqlite_batch.py``) implements the protocol on
+SQLite, ``data/postgres.py`` on PostgreSQL; ``data.open_repository`` picks one. Times are unix
+seconds (``time.time()``; PostgreSQL keeps them to the microsecond); methods that stamp a time
+take an optional ``now`` for tests.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 Each backend applies its own files in version order, each once, each in its own transaction
 together with its row in that database's ``schema_migrations`` table (``data/sqlite_db.py``,
 ``data/postgres_db.py``). A migration file must not contain ``BEGIN``/``COMMIT`` itself.
+An applied file is never edited: the SQLite ones still name ``data/db.py``, where they were
+applied from when they were written.
 """
 
 from __future__ import annotations

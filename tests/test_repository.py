@@ -39,6 +39,7 @@ from data import (
 )
 from data.postgres import PostgresRepository
 from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
+from data.sqlite import SqliteRepository
 from data.sqlite_batch import BatchedSqliteRepository
 from data.sqlite_db import SqliteConnection, migrate
 
@@ -57,12 +58,16 @@ def db_path(tmp_path: Path) -> str:
 @dataclass
 class Db:
     """The database under test: ``open()`` gives a repository on it, the same data each
-    time (a restart); ``execute`` runs SQL on it beside the repository."""
+    time (a restart); ``execute`` runs SQL on it beside the repository. ``plain``: SQLite's
+    SQL alone, a transaction at a time, with no group commit and no cache."""
 
     backend: str  # "sqlite" or "postgres"
     target: str  # the file, or the URL
+    plain: bool = False
 
     async def open(self) -> Repository:
+        if self.plain:
+            return await SqliteRepository.open(self.target)
         if self.backend == "sqlite":
             return await open_repository(self.target)
         return await open_repository(database_url=self.target)
@@ -82,11 +87,12 @@ class Db:
                 await conn.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "sqlite-plain", "postgres"])
 def db(request: pytest.FixtureRequest, db_path: str) -> Db:
-    if request.param == "sqlite":
-        return Db("sqlite", db_path)
-    return Db("postgres", request.getfixturevalue("pg_url"))
+    """Each backend: SQLite as open_repository gives it, SQLite's SQL alone, PostgreSQL."""
+    if request.param == "postgres":
+        return Db("postgres", request.getfixturevalue("pg_url"))
+    return Db("sqlite", db_path, plain=request.param == "sqlite-plain")
 
 
 @pytest.fixture
