@@ -3,20 +3,31 @@
     .venv/bin/python bench/arrange.py                      # everything, issue sizes
     .venv/bin/python bench/arrange.py --deals 200 --regret-hands 50 --regret-samples 2000
     .venv/bin/python bench/arrange.py --only speed
+    .venv/bin/python bench/arrange.py --only regret --regret-players 4
+
+Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
+(--no-keep-memory: glibc's defaults).
 
 Strength: duplicate 4-handed play on fixed deals, standard preset. For a pairing X vs Y,
 X sits in each seat in turn against three Y; X's points are compared with what Y scored
 in that seat when all four seats were Y (same cards), so the luck of the deal cancels.
 Reported: X's mean gain per hand over Y and its standard error (over deals).
 
-Regret: on fixed hands, candidates (the 20 best Pareto-undominated splits by normal's
-estimate, plus the special) are scored by a long Monte Carlo run against opponents set
-by normal; regret = best candidate's mean - the level's choice's mean, in points a hand.
+Regret, for 2, 3 and 4 players: on fixed hands, every Pareto-undominated split (by the
+rows' showdown keys: a dominated split never scores more), the splits normal and hard
+chose and declaring the special are all scored on the same deals of the unseen cards to
+opponents set by normal (--regret-samples opponent hands a hand). Regret = best
+candidate's mean - the level's choice's mean, in points a hand, with its standard error
+over hands. As the best of many noisy means is biased up, a held-out figure is printed
+too: the best candidate picked on one half of the deals, valued on the other (biased
+down: the pick may not be the best).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import statistics
 import sys
 import time
@@ -28,15 +39,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from capsa.cards import DECK, deal
-from capsa.evaluator import C3, C5, MASK5, HandTables
+from capsa.evaluator import C3, C5, MASK5, HandTables, find_specials
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange, keep_memory
-from capsa.solver_mc import top_candidates
-from capsa.solver_model import normal_choice
+from capsa.solver_mc import candidate_rows, score_with, set_hands, subset_keys
+from capsa.solver_model import best_special, normal_splits, value_table
 
 PRESET = get_preset("standard")
 SEED = 424242
+LEVELS_MEASURED = ("normal", "hard")
 
 
 def greedy(hand):
@@ -113,82 +125,195 @@ def strength(n_deals: int, workers: int, pairings) -> None:
         print(f"{p[0] + ' vs ' + p[1]:<20} {values.mean():>+10.3f} {se:>7.3f}")
 
 
-def _regret_chunk(args):
-    from capsa.evaluator import find_specials
-    from capsa.solver_mc import mc_points
-    from capsa.solver_model import best_special
+# --- regret ---------------------------------------------------------------------------------
 
-    hands, samples = args
-    out = []
-    for n in hands:
-        hand = deal(4, seed=SEED + 200000 + n)[0]
-        idx = np.array([c.index for c in hand])
-        tables = HandTables(idx)
-        best, ev = normal_choice(tables, PRESET, 3)
-        cands = top_candidates(tables, ev, 20)
-        found = find_specials(tables, PRESET)
-        special = best_special(found, PRESET)
-        points = mc_points(
-            tables,
-            PRESET,
-            3,
-            cands,
-            special,
-            found.get(special) if special else None,
-            max(1, samples // 3),
-            seed=n + 7,
-        )
-        mean = points.mean(axis=1)
-        top = float(mean.max())
-        row = {}
-        for level in ("normal", "hard"):
-            a = arrange(hand, PRESET, level, 3, seed=n)
-            if a.declare:
-                value = float(mean[-1])
-            else:
-                value = _value_of(a, hand, tables, cands, mean)
-            row[level] = top - value
-        out.append(row)
+
+def pareto_keys(back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
+    """Indices of the splits no other split dominates (>= in every row's showdown key, >
+    in one); of equal key triples, the first. Points are monotone in each row's key, so
+    the best setting against any opponents is among these."""
+    n = len(back)
+    mu, mi = np.unique(middle, return_inverse=True)
+    fu, fi = np.unique(front, return_inverse=True)
+    grid = np.full((len(mu) + 1, len(fu) + 1), np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(grid, (mi, fi), back)
+    suffix = grid[::-1, ::-1]
+    suffix = np.maximum.accumulate(np.maximum.accumulate(suffix, axis=0), axis=1)[::-1, ::-1]
+    better_other = np.maximum(suffix[mi + 1, fi], suffix[mi, fi + 1])
+    undominated = (better_other < back) & (grid[mi, fi] <= back)
+    _, first = np.unique(np.stack([back, middle, front], axis=1), axis=0, return_index=True)
+    keep = np.zeros(n, dtype=bool)
+    keep[first] = True
+    return np.flatnonzero(undominated & keep)
+
+
+def _split_of(tables: HandTables, a) -> int:
+    """The valid split holding the Arrangement's ordinary rows."""
+    pos = {int(card.index): p for p, card in enumerate(DECK[i] for i in tables.indices)}
+    back, middle = (sum(1 << pos[c.index] for c in row) for row in a.ordinary[:2])
+    k = np.arange(len(tables.valid))
+    hit = (MASK5[tables.back_subset(k)] == back) & (MASK5[tables.middle_subset(k)] == middle)
+    return int(np.flatnonzero(hit)[0])
+
+
+def _choices(n: int, players: int, tables: HandTables) -> dict:
+    """Each measured level's choice for the test hand: a valid split, or "special"."""
+    hand = [DECK[i] for i in tables.indices]
+    out = {}
+    for level in LEVELS_MEASURED:
+        a = arrange(hand, PRESET, level, players - 1, seed=n)
+        out[level] = "special" if a.declare else _split_of(tables, a)
     return out
 
 
-def _value_of(a, hand, tables, cands, mean) -> float:
-    order = np.argsort(np.array([c.index for c in hand]), kind="stable")
-    pos = {hand[i]: p for p, i in enumerate(order)}
-    target = tuple(sorted(pos[c] for c in row) for row in a.ordinary)
-    for k, cand in enumerate(cands):
-        rows = tables.rows(int(cand))
-        if tuple(sorted(r.tolist()) for r in rows) == target:
-            return float(mean[k])
-    # the same strengths as a kept candidate (splits differing only in suits are deduped)
-    from capsa.evaluator import class_of
-    from capsa.hands import evaluate
-
-    triple = tuple(class_of(evaluate(r).strength) for r in a.ordinary)
-    for k, cand in enumerate(cands):
-        c = int(cand)
-        if (tables.back[c], tables.middle[c], tables.front[c]) == triple:
-            return float(mean[k])
-    return float("nan")
+def _test_hand(n: int) -> HandTables:
+    return HandTables(np.array([c.index for c in deal(4, seed=SEED + 200000 + n)[0]]))
 
 
-def regret(n_hands: int, samples: int, workers: int) -> None:
-    chunks = [(list(range(w, n_hands, workers)), samples) for w in range(workers)]
-    start = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        rows = [r for part in pool.map(_regret_chunk, chunks) for r in part]
-    print(
-        f"\nRegret vs a {samples}-opponent-hand Monte Carlo, {n_hands} hands, standard, "
-        f"4 players ({time.perf_counter() - start:.0f}s)"
+def measure_hand(n: int, players: int, samples: int, extra=(), block: int = 600) -> dict:
+    """One test hand at one table size: every Pareto-undominated split (by showdown keys),
+    the splits in ``extra`` and declaring the special are scored on the same deals of the
+    unseen cards to normal-set opponents (``samples`` opponent hands). The record keeps
+    each one's mean points on each half of the deals."""
+    tables = _test_hand(n)
+    opponents = players - 1
+    keys5, keys3 = subset_keys(tables, PRESET.suit_tiebreak)
+    k = np.arange(len(tables.valid))
+    cands = pareto_keys(
+        keys5[tables.back_subset(k)], keys5[tables.middle_subset(k)], keys3[tables.front_subset(k)]
     )
-    for level in ("normal", "hard"):
-        values = np.array([r[level] for r in rows])
-        ok = values[~np.isnan(values)]
-        se = ok.std(ddof=1) / np.sqrt(len(ok)) if len(ok) > 1 else float("nan")
-        print(
-            f"{level:<8} regret {ok.mean():.3f} points/hand (s.e. {se:.3f}; "
-            f"{len(ok)} hands, {np.mean(ok > 0):.0%} not the MC best)"
+    cands = np.concatenate([cands, [c for c in extra if c not in cands]]).astype(np.intp)
+    found = find_specials(tables, PRESET)
+    special = best_special(found, PRESET)
+    special_rows = found.get(special) if special else None
+    values = value_table(PRESET)
+    my_keys, my_vals, my_special = candidate_rows(tables, PRESET, cands, special, values)
+    unseen = np.setdiff1d(np.arange(52), tables.indices)
+    rng = np.random.default_rng([SEED, n, players])
+    deals = -(-samples // opponents)
+    parts = []
+    for start in range(0, deals, block):
+        size = min(block, deals - start)
+        hands = np.stack(
+            [rng.permutation(unseen)[: opponents * 13].reshape(opponents, 13) for _ in range(size)]
         )
+        seated = set_hands(hands.reshape(-1, 13), PRESET, opponents, values)
+        parts.append(
+            score_with(
+                PRESET,
+                my_keys,
+                my_vals,
+                my_special,
+                seated,
+                opponents,
+                tables,
+                special_rows,
+                special,
+            )
+        )
+    points = np.concatenate(parts, axis=1)  # (candidates [+ special], deals)
+    half = deals // 2
+    return {
+        "n": n,
+        "players": players,
+        "samples": samples,
+        "deals": deals,
+        "cands": cands.tolist(),
+        "special": special,
+        "half": np.stack(
+            [points[:, :half].mean(axis=1), points[:, half:].mean(axis=1)], axis=1
+        ).tolist(),
+    }
+
+
+def level_regret(record: dict, chosen) -> tuple[float, float, bool]:
+    """(regret, held-out regret, chose the best) of a choice, from a measured record."""
+    half = np.array(record["half"])
+    row = len(half) - 1 if chosen == "special" else record["cands"].index(chosen)
+    deals, first_half = record["deals"], record["deals"] // 2
+    mean = (half[:, 0] * first_half + half[:, 1] * (deals - first_half)) / deals
+    first, second = half[:, 0], half[:, 1]
+    # held out: the best on one half of the deals, valued on the other (and back)
+    held = 0.5 * (second[np.argmax(first)] - second[row] + first[np.argmax(second)] - first[row])
+    return float(mean.max() - mean[row]), float(held), bool(mean[row] == mean.max())
+
+
+def _regret_task(args):
+    n, players, samples, record = args
+    choices = _choices(n, players, _test_hand(n))
+    splits = [c for c in choices.values() if c != "special"]
+    if record is None or any(c not in record["cands"] for c in splits):
+        record = measure_hand(n, players, samples, extra=splits)
+    return record, {level: level_regret(record, c) for level, c in choices.items()}
+
+
+def opponent_model() -> str:
+    """A fingerprint of normal (the opponents): its splits of 300 fixed hands, 1-3
+    opponents. A cached measurement is reused only while it is unchanged."""
+    hands = np.sort(np.array([_test_hand(10**6 + i).indices for i in range(300)]), axis=1)
+    digest = hashlib.sha1()
+    for opponents in (1, 2, 3):
+        digest.update(normal_splits(hands, PRESET, opponents)[0].tobytes())
+    return digest.hexdigest()[:16]
+
+
+def regret(n_hands: int, samples: int, workers: int, sizes=(2, 3, 4), cache=None) -> None:
+    model = opponent_model()
+    stored: dict[tuple, dict] = {}
+    if cache and Path(cache).exists():
+        for line in Path(cache).read_text().splitlines():
+            record = json.loads(line)
+            if record.get("model") == model:
+                stored[(record["n"], record["players"], record["samples"])] = record
+    tasks = [
+        (n, players, samples, stored.get((n, players, samples)))
+        for players in sizes
+        for n in range(n_hands)
+    ]
+    reused = sum(t[3] is not None for t in tasks)
+    start = time.perf_counter()
+    results: dict[int, list[dict]] = {p: [] for p in sizes}
+    with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
+        for record, row in pool.map(_regret_task, tasks, chunksize=1):
+            results[record["players"]].append(row)
+            record["model"] = model
+            stored[(record["n"], record["players"], record["samples"])] = record
+    took = time.perf_counter() - start
+    if cache:
+        Path(cache).write_text("".join(json.dumps(r) + "\n" for r in stored.values()))
+    print(
+        f"\nRegret, standard, {n_hands} hands a table size, {samples} normal-set opponent hands "
+        f"a hand ({took:.0f}s, {workers} workers"
+        + (f"; {reused} of {len(tasks)} measurements reused from {cache}" if reused else "")
+        + ")"
+    )
+    print(
+        "every Pareto-undominated setting (by showdown keys), the levels' choices and the "
+        "special scored on the same deals;"
+    )
+    print(
+        "regret = best candidate's mean - the level's choice's mean (points a hand; the max "
+        "of noisy means is biased up);"
+    )
+    print("held out = best on one half of the deals, valued on the other (biased down)")
+    print(
+        f"{'players':>7} {'level':<7} {'regret':>7} {'s.e.':>6} {'held out':>9} {'s.e.':>6}"
+        f" {'not best':>8}"
+    )
+    for players in sizes:
+        rows = results[players]
+        for level in LEVELS_MEASURED:
+            values = np.array([r[level][0] for r in rows])
+            held = np.array([r[level][1] for r in rows])
+            worse = np.mean([not r[level][2] for r in rows])
+            print(
+                f"{players:>7} {level:<7} {values.mean():>7.3f} {_se(values):>6.3f} "
+                f"{held.mean():>9.3f} {_se(held):>6.3f} {worse:>8.0%}"
+            )
+
+
+def _se(values: np.ndarray) -> float:
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
 def main(argv=None) -> int:
@@ -206,6 +331,14 @@ def main(argv=None) -> int:
         help="opponent hands per regret hand (dealt 3 at a time)",
     )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--regret-players", default="2,3,4", help="table sizes for the regret (comma separated)"
+    )
+    parser.add_argument(
+        "--regret-cache",
+        help="JSON-lines file of measured hands: reused while normal (the opponents) is "
+        "unchanged, so a new hard is measured on the same deals without the long run",
+    )
     parser.add_argument("--only", choices=("speed", "strength", "regret"))
     parser.add_argument("--pairings", default="hard:normal,normal:greedy,easy:normal,easy:greedy")
     parser.add_argument(
@@ -227,7 +360,8 @@ def main(argv=None) -> int:
     if args.only in (None, "strength"):
         strength(args.deals, args.workers, pairings)
     if args.only in (None, "regret"):
-        regret(args.regret_hands, args.regret_samples, args.workers)
+        sizes = tuple(int(p) for p in args.regret_players.split(","))
+        regret(args.regret_hands, args.regret_samples, args.workers, sizes, args.regret_cache)
     assert DECK
     return 0
 

@@ -123,6 +123,11 @@ class RowModel:
             self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
         # one contiguous array per feature, for fast 1-D take()
         self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
+        # the least non-decreasing bound of R, P and MV over classes, per position: the
+        # best of a feature over the rows of no higher class than c is at most envelope[c]
+        self.envelope = [
+            {c: np.maximum.accumulate(column[c]) for c in (R, P, MV)} for column in self.columns
+        ]
         m = pair_multiplier(preset, table_sweep=False, foul=False)
         t = pair_multiplier(preset, table_sweep=True, foul=False)
         self.c_sweep = float(m - 1)
@@ -237,43 +242,30 @@ def normal_splits(indices: np.ndarray, preset: Preset, opponents: int) -> tuple:
     n, n5 = cls5.shape
     n3 = cls3.shape[1]
     fb, fm, ff = model.columns
-    # Every subset of each hand sorted by class (threes before fives of the same class):
-    # a running maximum over the threes, or over the fives, read at a five is the best
-    # front, or middle, of no higher class than that five.
+    # the strongest front of no higher class than each five: every subset of the hand
+    # sorted by class (threes before fives of the same class), a running maximum of the
+    # threes' classes read at the fives (-1: no such front, so no valid split)
     width = n3 + n5
     merged = np.concatenate([cls3 * 2, cls5 * 2 + 1], axis=1).astype(np.int16)
     order = np.argsort(merged, axis=1, kind="stable")
-    where = np.empty_like(order)
-    np.put_along_axis(where, order, np.arange(width)[None, :], axis=1)
+    at = np.empty_like(order)
+    np.put_along_axis(at, order, np.arange(width)[None, :], axis=1)
     offsets = (np.arange(n) * width)[:, None]
-    order = (order + offsets).ravel()
-    where = (where[:, n3:] + offsets).ravel()
-    both = np.empty((n, width))
-
-    def best_below(feature: np.ndarray, three: bool) -> np.ndarray:
-        if three:
-            both[:, :n3], both[:, n3:] = feature, -np.inf
-        else:
-            both[:, :n3], both[:, n3:] = -np.inf, feature
-        running = np.maximum.accumulate(both.ravel().take(order).reshape(n, width), axis=1)
-        return running.ravel().take(where).reshape(n, n5)
-
-    r_back, r_middle, r_front = fb[R][cls5], fm[R][cls5], ff[R][cls3]
-    front_bound = best_below(r_front, True)
-    no_front = front_bound == -np.inf  # no three of no higher class: no valid split
-    # (P and MV are >= 0: the maximum with 0 only removes the -inf where there is no front)
-    values = fb[MV][cls5] + best_below(fm[MV][cls5], False)
-    values += np.maximum(best_below(ff[MV][cls3], True), 0.0)
-    extra = model.interaction_bound(
-        fb[P][cls5],
-        best_below(fm[P][cls5], False),
-        np.maximum(best_below(ff[P][cls3], True), 0.0),
-        values,
-    )
+    threes = np.concatenate([cls3, np.full((n, n5), -1)], axis=1).ravel()
+    running = np.maximum.accumulate(threes.take(order + offsets), axis=1)
+    front_cls = running.ravel().take(at[:, n3:] + offsets)
+    no_front = front_cls < 0
+    front_cls[no_front] = 0
+    # a bound of each back's splits: its row, the best middle and front rows of no higher
+    # class (the features' envelopes), and interaction_bound of their chances and values
+    eb, em, ef = model.envelope
+    r_back = fb[R][cls5]
+    values = fb[MV][cls5] + em[MV][cls5] + ef[MV][front_cls]
+    extra = model.interaction_bound(fb[P][cls5], em[P][cls5], ef[P][front_cls], values)
     extra += 1e-9 * (1.0 + np.abs(r_back) + np.abs(extra))  # rounding
-    bound = r_back + extra + best_below(r_middle, False) + front_bound
+    bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
     bound[no_front] = -np.inf
-    r_middle, r_front = r_middle.ravel(), r_front.ravel()
+    r_middle, r_front = fm[R][cls5].ravel(), ff[R][cls3].ravel()
     flat5, flat3 = cls5.ravel(), cls3.ravel()
     best = np.full(n, -np.inf)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
