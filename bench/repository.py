@@ -10,6 +10,9 @@ UPDATE, two SELECTs, then an UPDATE and an INSERT per seat: 9 statements) on one
 in WAL mode with synchronous=FULL, all tables at once:
   - "aiosqlite, a statement at a time": aiosqlite's public API, each statement (and COMMIT)
     awaited on its own; one transaction at a time on the connection (an asyncio.Lock).
+  - "aiosqlite statements, group commit": the same API with the transactions that wait
+    together under one BEGIN ... COMMIT, each in a SAVEPOINT (what a repository on aiosqlite's
+    public API with group commit would do).
   - "aiosqlite _execute, whole function": the private call the repository used before: the
     transaction as one function on aiosqlite's thread.
   - "own thread, whole function": what data/sqlite_db.py does now (the standard library's
@@ -211,6 +214,42 @@ async def transport_aiosqlite_statements(path: Path, todo, work_ms: float):
         await conn.close()
 
 
+async def transport_aiosqlite_group(path: Path, todo, work_ms: float):
+    """Group commit through aiosqlite's public API: the waiting transactions under one
+    BEGIN ... COMMIT, each in its SAVEPOINT, every statement awaited on its own."""
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    await conn.execute(f"PRAGMA synchronous = {SYNC[0]}")
+    pending: list[tuple[int, int, asyncio.Future[None]]] = []
+    flusher: list[asyncio.Future[None]] = []
+
+    async def flush() -> None:
+        while pending:
+            batch = pending[:]
+            pending.clear()
+            await conn.execute("BEGIN IMMEDIATE")
+            for round_id, match_id, _ in batch:
+                await conn.execute("SAVEPOINT tx")
+                for sql, params in score_statements(round_id, match_id):
+                    async with conn.execute(sql, params) as cur:
+                        await cur.fetchall()
+                await conn.execute("RELEASE tx")
+            await conn.execute("COMMIT")
+            for _, _, future in batch:
+                future.set_result(None)
+
+    async def one(round_id: int, match_id: int) -> None:
+        future = asyncio.get_running_loop().create_future()
+        pending.append((round_id, match_id, future))
+        if not flusher or flusher[0].done():
+            flusher[:] = [asyncio.ensure_future(flush())]
+        await future
+
+    try:
+        return await drive(todo, one, work_ms)
+    finally:
+        await conn.close()
+
+
 async def transport_aiosqlite_private(path: Path, todo, work_ms: float):
     conn = await aiosqlite.connect(path, isolation_level=None)
     await conn.execute(f"PRAGMA synchronous = {SYNC[0]}")
@@ -263,6 +302,7 @@ async def part1(tables: int, rounds: int, work_ms: float, folder: Path, repeat: 
     )
     variants = [
         ("aiosqlite, a statement at a time", transport_aiosqlite_statements),
+        ("aiosqlite statements, group commit", transport_aiosqlite_group),
         ("aiosqlite _execute, whole function", transport_aiosqlite_private),
         ("own thread, whole function", transport_own_thread),
         ("own thread, group commit", transport_group_commit),
