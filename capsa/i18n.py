@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-LANGS: tuple[str, ...] = ("en", "id")
+LANGS: tuple[str, ...] = ("en", "id", "zh-CN", "vi")
 DEFAULT_LANG = "en"  # the reference catalogue and the fallback for everything
 LOCALES_DIR = Path(__file__).parent / "locales"
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import string
 import subprocess
 import sys
 import typing
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -228,10 +230,11 @@ def test_no_language_is_named_in_the_code() -> None:
     assert found == []
 
 
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != DEFAULT_LANG])
 @pytest.mark.parametrize("key", MUST_DIFFER)
-def test_words_that_should_differ(key: str) -> None:
+def test_words_that_should_differ(key: str, lang: str) -> None:
     assert has(key)
-    assert t(key, "en") != t(key, "id")
+    assert t(key, "en") != t(key, lang)
 
 
 def test_rules_words() -> None:
@@ -242,6 +245,44 @@ def test_rules_words() -> None:
     assert t("word.table_sweep", "id") == "Sapu bersih"
     assert t("special.dragon", "id") == "Naga"
     assert t("special.six_pairs", "id") == "Enam pasang"
+    # 十三水: 尾道/中道/头道, 倒水, 全垒打 (one player's 打枪 of everyone), 一条龙, 六对半
+    assert [t(f"pos.{p}", "zh-CN") for p in POSITIONS] == ["尾道", "中道", "头道"]
+    assert t("word.foul", "zh-CN") == "倒水" and t("word.table_sweep", "zh-CN") == "全垒打"
+    assert t("rules.word.sweep", "zh-CN") == "打枪"
+    assert t("special.dragon", "zh-CN") == "一条龙"
+    assert t("special.six_pairs", "zh-CN") == "六对半"
+    assert t("special.three_straights", "zh-CN") == "三顺子"
+    assert t("special.three_flushes", "zh-CN") == "三同花"
+    # Mậu binh: chi 1 is the back (5 cards), chi 3 the front (3 cards)
+    assert [t(f"pos.{p}", "vi") for p in POSITIONS] == ["Chi 1", "Chi 2", "Chi 3"]
+    assert t("word.foul", "vi") == "Binh lủng" and t("rules.word.sweep", "vi") == "sập hầm"
+    assert t("word.table_sweep", "vi") == "Sập làng"
+    assert t("special.dragon", "vi") == "Sảnh rồng"
+    assert t("special.six_pairs", "vi") == "Lục phé bôn"
+    assert t("special.three_straights", "vi") == "Ba sảnh"
+    assert t("special.three_flushes", "vi") == "Ba thùng"
+
+
+# Discord's rule for command and option names (the scripts it allows are letters here)
+DISCORD_NAME = re.compile(r"[-_\w]{1,32}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_command_and_option_names_are_valid_discord_names(lang: str) -> None:
+    table = catalog(lang)
+    for prefix in ("cmd.", "opt."):
+        names = {
+            k: v
+            for k, v in table.items()
+            if k.startswith(prefix) and k.count(".") == 1 and k != "cmd.capsa"  # a description
+        }
+        assert len(names) >= 7
+        for key, name in names.items():
+            assert DISCORD_NAME.fullmatch(name), (lang, key, name)
+            assert name == name.lower(), (lang, key, name)
+            assert unicodedata.is_normalized("NFC", name), (lang, key, name)
+        if prefix == "cmd.":  # the subcommands of /capsa are siblings
+            assert len(set(names.values())) == len(names), (lang, names)
 
 
 def test_lookup_and_fallbacks() -> None:
@@ -255,6 +296,9 @@ def test_lookup_and_fallbacks() -> None:
     assert lang_from_locale(discord.Locale.indonesian.value) == "id"
     assert lang_from_locale("en-US") == "en"
     assert lang_from_locale("pt-BR") == "en"
+    assert lang_from_locale(discord.Locale.chinese.value) == "zh-CN"
+    assert lang_from_locale(discord.Locale.taiwan_chinese.value) == "zh-CN"  # no zh-TW yet
+    assert lang_from_locale(discord.Locale.vietnamese.value) == "vi"
     assert lang_from_locale("") == "en"
     assert lang_from_locale(None) == "en"
 
@@ -304,12 +348,12 @@ def test_loader_refuses_tables_and_other_values(tmp_path: Path) -> None:
 
 @pytest.fixture
 def with_new_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A new language "vi" as a contributor adds it: one file and one entry in LANGS."""
+    """A new language "fr" as a contributor adds it: one file and one entry in LANGS."""
     for lang in LANGS:
         shutil.copy(i18n.LOCALES_DIR / f"{lang}.toml", tmp_path / f"{lang}.toml")
-    _write(tmp_path / "vi.toml", '# test catalogue\n"pos.back" = "Hàng sau"\n')
+    _write(tmp_path / "fr.toml", '# test catalogue\n"pos.back" = "Arrière"\n')
     monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    monkeypatch.setattr(i18n, "LANGS", (*LANGS, "vi"))
+    monkeypatch.setattr(i18n, "LANGS", (*LANGS, "fr"))
     catalogues = i18n._load_all()
     monkeypatch.setattr(i18n, "_CATALOGUES", catalogues)
     monkeypatch.setattr(i18n, "_DEFAULT", catalogues[DEFAULT_LANG])
@@ -317,10 +361,10 @@ def with_new_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_adding_a_language(with_new_language: Path) -> None:
-    assert t("pos.back", "vi") == "Hàng sau"
-    assert t("pos.front", "vi") == "Front"  # not translated yet: English
-    assert t("row.pair", "vi", a="aces") == "Pair of aces"
-    assert lang_from_locale("vi") == "vi"
+    assert t("pos.back", "fr") == "Arrière"
+    assert t("pos.front", "fr") == "Front"  # not translated yet: English
+    assert t("row.pair", "fr", a="aces") == "Pair of aces"
+    assert lang_from_locale("fr") == "fr"
     assert lang_from_locale("id") == "id" and lang_from_locale("en-GB") == "en"
 
 
@@ -335,7 +379,11 @@ async def test_translator_serves_every_catalogue_language(with_new_language: Pat
         return await translator.translate(text, locale, context)
 
     assert await translate(discord.Locale.indonesian) == "Bawah"
-    assert await translate(discord.Locale.vietnamese) == "Hàng sau"
+    assert await translate(discord.Locale.french) == "Arrière"
+    assert await translate(discord.Locale.vietnamese) == "Chi 1"
+    assert await translate(discord.Locale.chinese) == "尾道"
+    assert await translate(discord.Locale.taiwan_chinese) == "尾道"
+    assert await translate(discord.Locale.chinese, key="cmd.new") == "开桌"
     assert await translate(discord.Locale.american_english) is None
     assert await translate(discord.Locale.british_english) is None
     assert await translate(discord.Locale.japanese) is None
