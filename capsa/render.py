@@ -7,6 +7,12 @@ attaches to a message. Cards are drawn by this module
 ``LICENSE-DejaVu.txt``); no card art is downloaded. Card sprites, chips and fonts are
 cached, so a redraw only pastes sprites, draws a little text and encodes the image.
 
+Text goes through :func:`_text` and :func:`_text_width`: DejaVu Sans draws Latin (with
+Vietnamese), the suit symbols and the signs; a run of CJK characters is drawn with Noto Sans
+CJK SC, shipped as a subset to the characters the catalogues use
+(``capsa/fonts/NotoSansCJKsc-*-subset.otf``, made by ``scripts/subset_cjk_font.py``, see
+``LICENSE-NotoSansCJK.txt``).
+
 Colours: a mid-tone table green with white card faces reads well on both Discord's dark
 and light themes; red suits are red, black suits black.
 """
@@ -32,6 +38,26 @@ __all__ = ["render_hand", "render_showdown", "render_standings"]
 
 FONT_DIR = Path(__file__).parent / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+# CJK characters (Chinese text, full-width punctuation) come from this font instead
+CJK_FONT_FILES = {
+    False: "NotoSansCJKsc-Regular-subset.otf",
+    True: "NotoSansCJKsc-Bold-subset.otf",
+}
+# the Unicode blocks drawn with the CJK font: everything else is DejaVu's
+CJK_RANGES = (
+    (0x2E80, 0x2FDF),  # CJK radicals, Kangxi radicals
+    (0x3000, 0x303F),  # CJK symbols and punctuation (、。《》「」)
+    (0x3040, 0x30FF),  # hiragana, katakana
+    (0x3100, 0x312F),  # bopomofo
+    (0x3190, 0x31FF),  # kanbun, CJK strokes, katakana extensions
+    (0x3200, 0x33FF),  # enclosed CJK letters, CJK compatibility
+    (0x3400, 0x4DBF),  # CJK unified ideographs extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFE30, 0xFE4F),  # CJK compatibility forms
+    (0xFF00, 0xFFEF),  # half-width and full-width forms (，：（）！？)
+    (0x20000, 0x2FFFF),  # CJK extensions B and later
+)
 
 # --- palette --------------------------------------------------------------------------------
 
@@ -60,16 +86,77 @@ MARGIN = 16
 
 
 @lru_cache(maxsize=64)
-def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
+def _font(size: int, bold: bool = True, cjk: bool = False) -> ImageFont.FreeTypeFont:
     # BASIC layout: the same pixels with or without libraqm, so golden images are stable.
+    files = CJK_FONT_FILES if cjk else _FONT_FILES
     return ImageFont.truetype(
-        str(FONT_DIR / _FONT_FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
+        str(FONT_DIR / files[bold]), size, layout_engine=ImageFont.Layout.BASIC
     )
+
+
+def is_cjk(char: str) -> bool:
+    """Whether ``char`` is drawn with the CJK font (see :data:`CJK_RANGES`)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in CJK_RANGES)
+
+
+def font_file(char: str, bold: bool) -> Path:
+    """The font file that draws ``char``."""
+    return FONT_DIR / (CJK_FONT_FILES if is_cjk(char) else _FONT_FILES)[bold]
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text`` cut into runs of one font: (characters, drawn with the CJK font)."""
+    runs: list[tuple[str, bool]] = []
+    for char in text:
+        cjk = is_cjk(char)
+        if runs and runs[-1][1] == cjk:
+            runs[-1] = (runs[-1][0] + char, cjk)
+        else:
+            runs.append((char, cjk))
+    return tuple(runs)
 
 
 @lru_cache(maxsize=4096)
 def _text_width(text: str, size: int, bold: bool) -> float:
-    return _font(size, bold).getlength(text)
+    return sum(_font(size, bold, cjk).getlength(run) for run, cjk in _runs(text))
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    bold: bool = True,
+    fill: tuple[int, int, int] = (255, 255, 255),
+    anchor: str = "la",
+) -> None:
+    """Every piece of text in the pictures is drawn here, like ``draw.text`` with ``anchor``.
+
+    Text in one font is one ``draw.text`` call. Text that mixes scripts ("头道: A 高") is
+    drawn run by run on one baseline, placed by DejaVu's metrics as the anchor asks.
+    """
+    runs = _runs(text)
+    if len(runs) <= 1:
+        cjk = bool(runs) and runs[0][1]
+        draw.text(xy, text, font=_font(size, bold, cjk), fill=fill, anchor=anchor)
+        return
+    x, y = xy
+    horizontal, vertical = anchor[0], anchor[1]
+    width = _text_width(text, size, bold)
+    x -= {"l": 0.0, "m": width / 2, "r": width}[horizontal]
+    latin = _font(size, bold)
+    ascent, descent = latin.getmetrics()
+    if vertical in "tb":
+        boxes = [_font(size, bold, cjk).getbbox(run, anchor="ls") for run, cjk in runs]
+        baseline = y - min(b[1] for b in boxes) if vertical == "t" else y - max(b[3] for b in boxes)
+    else:
+        baseline = y + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[vertical]
+    for run, cjk in runs:
+        font = _font(size, bold, cjk)
+        draw.text((x, baseline), run, font=font, fill=fill, anchor="ls")
+        x += font.getlength(run)
 
 
 def _fit(text: str, size: int, bold: bool, width: float) -> str:
@@ -161,12 +248,13 @@ def _card_sprite(rank: int, suit: int, size: tuple[int, int, int], dim: bool) ->
     big.alpha_composite(rank_img, (column - rank_img.width // 2, top))
     pip_size = round(h * 0.2 * SS)
     pip_top = top + rank_img.height + round(h * 0.03 * SS)
-    draw.text((column, pip_top), glyph, font=_font(pip_size), fill=colour, anchor="mt")
+    _text(draw, (column, pip_top), glyph, pip_size, fill=colour, anchor="mt")
     # a big pip in the free lower right part (seen on the last card of a row)
-    draw.text(
+    _text(
+        draw,
         (round(w * 0.62 * SS), round(h * 0.64 * SS)),
         glyph,
-        font=_font(round(h * 0.46 * SS)),
+        round(h * 0.46 * SS),
         fill=colour,
         anchor="mm",
     )
@@ -264,7 +352,7 @@ def _chip_sprite(label: str, state: str) -> Image.Image:
     else:
         draw.ellipse(box, fill=PANEL_EDGE, outline=GREY, width=2 * SS)
         ink = GREY
-    draw.text((d / 2, d / 2 + SS * 0.5), label, font=_font(round(12 * SS)), fill=ink, anchor="mm")
+    _text(draw, (d / 2, d / 2 + SS * 0.5), label, round(12 * SS), fill=ink, anchor="mm")
     return big.resize((CHIP, CHIP), Image.Resampling.LANCZOS)
 
 
@@ -276,7 +364,7 @@ def _medal_sprite(place: int) -> Image.Image:
     big = Image.new("RGBA", (d, d), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
     draw.ellipse((SS, SS, d - SS - 1, d - SS - 1), fill=fill, outline=PANEL_EDGE, width=2 * SS)
-    draw.text((d / 2, d / 2 + SS), str(place), font=_font(17 * SS), fill=(30, 30, 30), anchor="mm")
+    _text(draw, (d / 2, d / 2 + SS), str(place), 17 * SS, fill=(30, 30, 30), anchor="mm")
     return big.resize((30, 30), Image.Resampling.LANCZOS)
 
 
@@ -314,10 +402,11 @@ def _titled_canvas(
     """A blank table-green picture with its heading centred in the top band."""
     canvas = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(canvas)
-    draw.text(
+    _text(
+        draw,
         (width / 2, MARGIN + title_h / 2 - 4),
         _fit(heading, 26, True, width - 2 * MARGIN),
-        font=_font(26),
+        26,
         fill=TEXT,
         anchor="mm",
     )
@@ -408,22 +497,22 @@ def _hand_rows(
         shown += [None] * (size - len(shown))
         row_w = (size - 1) * ROW_STEP + cw
         _draw_cards(canvas, shown, MARGIN + pad + (cards_w - row_w) / 2, y + pad, CARD_L, ROW_STEP)
-        draw.text((text_x, y + pad + 14), position_name(position, lang), font=_font(24), fill=TEXT)
+        _text(draw, (text_x, y + pad + 14), position_name(position, lang), 24, fill=TEXT)
         if position in evaluated:
             colour = LOSS if position in bad else TEXT_DIM
             for k, line in enumerate(_wrap(row_name(evaluated[position], lang), 20, False, text_w)):
-                draw.text((text_x, y + pad + 52 + k * 26), line, font=_font(20, False), fill=colour)
+                _text(draw, (text_x, y + pad + 52 + k * 26), line, 20, False, fill=colour)
         y += panel_h + gap
     y -= gap
     if fouled:
         y += gap
         draw.rounded_rectangle((MARGIN, y, width - MARGIN - 1, y + banner_h - 1), 10, fill=FOUL_RED)
         text = _fit("⚠ " + t("render.foul_warning", lang), 20, True, width - 2 * MARGIN - 20)
-        draw.text((width / 2, y + banner_h / 2), text, font=_font(20), fill=TEXT, anchor="mm")
+        _text(draw, (width / 2, y + banner_h / 2), text, 20, fill=TEXT, anchor="mm")
         y += banner_h
     if unplaced:
         y += gap
-        draw.text((MARGIN, y + 2), t("render.unplaced", lang), font=_font(18), fill=TEXT_DIM)
+        _text(draw, (MARGIN, y + 2), t("render.unplaced", lang), 18, fill=TEXT_DIM)
         y += 28
         avail = width - 2 * MARGIN
         step: float = HAND_STEP
@@ -505,14 +594,16 @@ def render_showdown(result: RoundResult, lang: str = "en", title: str | None = N
     _paste(canvas, _chip_sprite("2", "won"), x, y)
     x += CHIP + 6
     won = t("render.row_won", lang) + " 2"
-    draw.text((x, y + CHIP / 2), won, font=_font(14, False), fill=TEXT_DIM, anchor="lm")
+    _text(draw, (x, y + CHIP / 2), won, 14, False, fill=TEXT_DIM, anchor="lm")
     x += _text_width(won, 14, False) + 18
     _paste(canvas, _chip_sprite("2", "lost"), x, y)
     x += CHIP + 6
-    draw.text(
+    _text(
+        draw,
         (x, y + CHIP / 2),
         t("render.row_lost", lang),
-        font=_font(14, False),
+        14,
+        False,
         fill=TEXT_DIM,
         anchor="lm",
     )
@@ -540,7 +631,7 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
     y = top
     _paste(canvas, _chip_sprite(str(p + 1), "player"), x + 2, y + (name_h - CHIP) / 2)
     name = _fit(player.name, 19, True, SD_COL - CHIP - 8)
-    draw.text((x + CHIP + 8, y + name_h / 2), name, font=_font(19), fill=TEXT, anchor="lm")
+    _text(draw, (x + CHIP + 8, y + name_h / 2), name, 19, fill=TEXT, anchor="lm")
     y += name_h
     # status line
     status, colour = "", TEXT_DIM
@@ -553,10 +644,11 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
     elif result.table_sweeper == p:
         status, colour = t("word.table_sweep", lang), GOLD
     if status:
-        draw.text(
+        _text(
+            draw,
             (x + 2, y + status_h / 2),
             _fit(status, 16, True, SD_COL - 4),
-            font=_font(16),
+            16,
             fill=colour,
             anchor="lm",
         )
@@ -597,10 +689,12 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
             label = row_name(row, lang)
             if _text_width(label, 13, False) > name_w:
                 label = _fit(category_name(row.category, lang), 13, False, name_w)
-            draw.text(
+            _text(
+                draw,
                 (x + SD_PAD, line_y + CHIP / 2),
                 label,
-                font=_font(13, False),
+                13,
+                False,
                 fill=TEXT_DIM,
                 anchor="lm",
             )
@@ -618,10 +712,11 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
         label, fill, ink = band
         mid = (rows_top + rows_bottom) / 2
         draw.rectangle((x - 2, mid - 17, right + 1, mid + 17), fill=fill)
-        draw.text(
+        _text(
+            draw,
             (x + SD_COL / 2, mid),
             _fit(label, 20, True, SD_COL - 8),
-            font=_font(20),
+            20,
             fill=ink,
             anchor="mm",
         )
@@ -633,16 +728,12 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
     y = rows_bottom + 8
     total = player.total
     colour = GOLD if total > 0 else LOSS if total < 0 else TEXT
-    draw.text(
-        (x + SD_COL / 2, y + score_h / 2), _signed(total), font=_font(32), fill=colour, anchor="mm"
-    )
+    _text(draw, (x + SD_COL / 2, y + score_h / 2), _signed(total), 32, fill=colour, anchor="mm")
     y += score_h
     if has_fee:
         if player.fee:
             fee = t("render.fee", lang, fee=_signed(-player.fee))
-            draw.text(
-                (x + SD_COL / 2, y + 8), fee, font=_font(13, False), fill=TEXT_DIM, anchor="mm"
-            )
+            _text(draw, (x + SD_COL / 2, y + 8), fee, 13, False, fill=TEXT_DIM, anchor="mm")
         y += 18
     # points against each opponent
     for q in opponents:
@@ -655,7 +746,7 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
         if pair is not None and pair.special:
             text += "  ★"
         ink = GOLD if points > 0 else LOSS if points < 0 else TEXT_DIM
-        draw.text((x + 30 + CHIP + 10, y + line_h / 2), text, font=_font(15), fill=ink, anchor="lm")
+        _text(draw, (x + 30 + CHIP + 10, y + line_h / 2), text, 15, fill=ink, anchor="lm")
         y += line_h
 
 
@@ -690,10 +781,11 @@ def render_standings(
         )
         mid = y + line_h / 2
         _paste(canvas, _medal_sprite(standing.place), MARGIN + 4, mid - 15)
-        draw.text(
+        _text(
+            draw,
             (name_x, mid),
             _fit(standing.name, 20, True, name_w),
-            font=_font(20),
+            20,
             fill=TEXT,
             anchor="lm",
         )
@@ -703,10 +795,11 @@ def render_standings(
             fill = GOLD if standing.total > 0 else LOSS
             draw.rounded_rectangle((x0, mid - 11, x1, mid + 11), 4, fill=fill)
         colour = GOLD if standing.total > 0 else LOSS if standing.total < 0 else TEXT
-        draw.text(
+        _text(
+            draw,
             (width - MARGIN - 8, mid),
             _signed(standing.total),
-            font=_font(22),
+            22,
             fill=colour,
             anchor="rm",
         )
