@@ -1,10 +1,14 @@
 """Regenerate capsa/row_tables.npz: ``python -m capsa.build_tables`` (fixed seed).
 
-Deals many 4-handed hands from a fixed seed and sets them; the table is, per position,
-how often an opponent's row falls in each strength class. Iteration 0 sets hands
-greedily (best back, best middle, rest front); every later iteration sets them with the
-``normal`` setter using the previous iteration's table (self-play, as in Hankin's
-setter). The last iteration also measures ``sweep``: how often a hand sweeps another.
+The table is, per position, how often an opponent's row falls in each strength class,
+learned by self-play: deal many 4-handed hands from a fixed seed and set them. Iteration
+0 sets them greedily (best back, best middle, rest front); every later iteration sets
+them with the ``normal`` setter (standard, 3 opponents) using the current table, and the
+next table is the average of the last half of the iterations' plays (fictitious play, so
+the table settles where ``normal``'s own play matches it instead of swinging). Each
+iteration prints the largest gap between the table it used and the play it produced
+(cumulative distribution, per position). The last iteration also measures ``sweep``: how
+often a hand sweeps another.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from capsa.evaluator import MASK3, MASK5, STRENGTHS, HandTables
+from capsa.evaluator import MASK3, MASK5, SPLIT_A, SPLIT_B, SPLIT_F, STRENGTHS, HandTables
 from capsa.presets import get_preset
-from capsa.solver_model import TABLE_PATH, RowModel
+from capsa.solver import keep_memory
+from capsa.solver_model import TABLE_PATH, RowModel, normal_splits
 
 SEED = 20240611
+BLOCK = 1000  # hands set at once
 
 
 def greedy_rows(tables: HandTables) -> tuple[int, int, int]:
@@ -41,59 +47,78 @@ def _front_class(tables: HandTables, positions) -> int:
     return int(tables.cls3[f])
 
 
+def normal_rows(hands: np.ndarray, model: RowModel) -> np.ndarray:
+    """Class ids (back, middle, front) of normal's settings of hands (N, 13) under model."""
+    preset = get_preset("standard")
+    out = np.empty((len(hands), 3), dtype=np.intp)
+    for start in range(0, len(hands), BLOCK):
+        cards = np.sort(hands[start : start + BLOCK], axis=1)
+        choice, _, cls5, cls3 = normal_splits(cards, preset, 3, model)
+        at = np.arange(len(choice))
+        a, b = cls5[at, SPLIT_A[choice]], cls5[at, SPLIT_B[choice]]
+        out[start : start + len(choice)] = np.stack(
+            [np.maximum(a, b), np.minimum(a, b), cls3[at, SPLIT_F[choice]]], axis=1
+        )
+    return out
+
+
 def _chunk(args) -> tuple[np.ndarray, int, int]:
     seed, deals, counts, sweep = args
     rng = np.random.default_rng(seed)
-    model = None
-    if counts is not None:
+    hands = np.stack([rng.permutation(52).reshape(4, 13) for _ in range(deals)])
+    if counts is None:
+        rows = np.array([greedy_rows(HandTables(h)) for h in hands.reshape(-1, 13)])
+    else:
         model = RowModel(get_preset("standard"), 3, counts, sweep)
-    out = np.zeros((3, len(STRENGTHS)), dtype=np.int64)
-    swept = pairs = 0
-    for _ in range(deals):
-        deck = rng.permutation(52)
-        rows = []
-        for h in range(4):
-            tables = HandTables(deck[h * 13 : (h + 1) * 13])
-            if model is None:
-                rows.append(greedy_rows(tables))
-            else:
-                ev = model.split_ev(tables.back, tables.middle, tables.front)
-                k = int(np.argmax(ev))
-                rows.append((int(tables.back[k]), int(tables.middle[k]), int(tables.front[k])))
-        for r in rows:
-            for pos in range(3):
-                out[pos, r[pos]] += 1
-        for i in range(4):
-            for j in range(4):
-                if i != j:
-                    pairs += 1
-                    swept += all(rows[i][p] > rows[j][p] for p in range(3))
-    return out, swept, pairs
+        rows = normal_rows(hands.reshape(-1, 13), model)
+    out = np.stack([np.bincount(rows[:, pos], minlength=len(STRENGTHS)) for pos in range(3)])
+    rows = rows.reshape(deals, 4, 3)
+    swept = sum(
+        int((rows[:, i] > rows[:, j]).all(axis=1).sum())
+        for i in range(4)
+        for j in range(4)
+        if i != j
+    )
+    return out, swept, deals * 12
+
+
+def _cdf(counts: np.ndarray) -> np.ndarray:
+    return np.cumsum(counts, axis=1) / counts.sum(axis=1, keepdims=True)
+
+
+def _gap(table: np.ndarray, play: np.ndarray) -> float:
+    """Largest difference of the cumulative distributions, over the positions."""
+    return float(np.abs(_cdf(table) - _cdf(play)).max())
 
 
 def build(iterations: int, deals: int, workers: int, seed: int = SEED, log=print):
     counts, sweep = None, 0.0
+    plays: list[np.ndarray] = []
     for it in range(iterations + 1):
-        n = deals * 2 if it == 0 else deals
-        chunks = [(seed + 1000 * it + c, n // workers, counts, sweep) for c in range(workers)]
+        chunks = [(seed + 1000 * it + c, deals // workers, counts, sweep) for c in range(workers)]
         start = time.perf_counter()
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
             results = list(pool.map(_chunk, chunks))
-        counts = np.sum([r[0] for r in results], axis=0).astype(np.float64)
-        swept = sum(r[1] for r in results)
-        pairs = sum(r[2] for r in results)
-        sweep = swept / pairs
+        play = np.sum([r[0] for r in results], axis=0).astype(np.float64)
+        sweep = sum(r[1] for r in results) / sum(r[2] for r in results)
+        gap = "" if counts is None else f", table-to-play gap {_gap(counts, play):.4f}"
         log(
-            f"iteration {it}: {n} deals in {time.perf_counter() - start:.0f}s, "
-            f"sweep chance {sweep:.4f}"
+            f"iteration {it}: {deals} deals in {time.perf_counter() - start:.0f}s, "
+            f"sweep chance {sweep:.4f}{gap}"
         )
+        if it == 0:
+            counts = play
+            continue
+        plays.append(play)
+        counts = np.mean(plays[len(plays) // 2 :], axis=0)
+    assert counts is not None
     return counts, sweep
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m capsa.build_tables", description=__doc__)
-    parser.add_argument("--iterations", type=int, default=3)
-    parser.add_argument("--deals", type=int, default=20000, help="4-handed deals per iteration")
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--deals", type=int, default=10000, help="4-handed deals per iteration")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", default=str(TABLE_PATH))
@@ -101,7 +126,7 @@ def main(argv=None) -> int:
     counts, sweep = build(args.iterations, args.deals, args.workers, args.seed)
     np.savez_compressed(
         args.out,
-        counts=counts.astype(np.int32),
+        counts=np.rint(counts).astype(np.int32),
         sweep=np.float64(sweep),
         strengths=STRENGTHS,
         meta=np.array([args.seed, args.iterations, args.deals], dtype=np.int64),

@@ -49,7 +49,8 @@ from capsa.solver_model import (
 from capsa.specials import compare_specials, special_order
 
 HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
-HARD_CANDIDATES = 6
+HARD_CANDIDATES = 6  # strength triples scored (each with its suit variants that win ties)
+HARD_SUITS = True
 PRIOR_WEIGHT = 12.0  # the normal estimate counts as this many samples
 
 
@@ -183,11 +184,16 @@ def _opp_sweeps_others(opp_keys: np.ndarray, opp_special: np.ndarray) -> np.ndar
 # --- the hard level -----------------------------------------------------------------------
 
 
-def top_candidates(tables: HandTables, ev: np.ndarray, count: int, pool: int = 96) -> np.ndarray:
-    """The best ``count`` Pareto-undominated splits by ``ev`` (indices into valid splits).
+def top_candidates(
+    tables: HandTables, ev: np.ndarray, count: int, keys=None, pool: int = 96
+) -> np.ndarray:
+    """The best ``count`` Pareto-undominated splits by ``ev`` (indices into valid splits),
+    one per strength triple, in order of ``ev``.
 
     The ``pool`` best by ``ev`` are checked against every valid split for domination,
-    so an undominated split is never dropped in favour of a dominated one.
+    so an undominated split is never dropped in favour of a dominated one. With ``keys``
+    (the hand's subset_keys), each triple brings every split of that triple whose showdown
+    keys no other split of it beats in every row: the suits that win ties.
     """
     n = len(ev)
     pool = min(pool, n)
@@ -200,10 +206,30 @@ def top_candidates(tables: HandTables, ev: np.ndarray, count: int, pool: int = 9
     dominated = (ge & gt).any(axis=1)
     keep = top[~dominated]
     # one split per strength triple
-    key = (b[keep].astype(np.int64) << 28) | (m[keep].astype(np.int64) << 14) | f[keep]
-    _, first = np.unique(key, return_index=True)
-    keep = keep[np.sort(first)]
-    return keep[:count]
+    triple = (b.astype(np.int64) << 28) | (m.astype(np.int64) << 14) | f
+    _, first = np.unique(triple[keep], return_index=True)
+    keep = keep[np.sort(first)][:count]
+    if keys is None:
+        return keep
+    # the suit variants of those triples, less those beaten in every row by another
+    variants = np.flatnonzero(np.isin(triple, triple[keep]))
+    keys5, keys3 = keys
+    k = np.stack(
+        [
+            keys5[tables.back_subset(variants)],
+            keys5[tables.middle_subset(variants)],
+            keys3[tables.front_subset(variants)],
+        ],
+        axis=1,
+    )
+    same = triple[variants][:, None] == triple[variants][None, :]
+    beaten = (
+        same & (k[None, :, :] >= k[:, None, :]).all(-1) & (k[None, :, :] > k[:, None, :]).any(-1)
+    ).any(axis=1)
+    variants = variants[~beaten]
+    rank = {int(t): i for i, t in enumerate(triple[keep])}
+    order = np.argsort([rank[int(t)] for t in triple[variants]], kind="stable")
+    return variants[order]
 
 
 class Seated:
@@ -293,11 +319,11 @@ def set_hands(hands: np.ndarray, preset: Preset, opponents: int, values: np.ndar
 
 
 def candidate_rows(
-    tables: HandTables, preset: Preset, cands: np.ndarray, special, values: np.ndarray
+    tables: HandTables, preset: Preset, cands: np.ndarray, special, values: np.ndarray, keys=None
 ):
     """(keys (K,3), values (K,3), special (K,)) of candidate splits, plus the special;
-    ``values`` is value_table(preset)."""
-    keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
+    ``values`` is value_table(preset), ``keys`` the hand's subset_keys if known."""
+    keys5, keys3 = keys if keys is not None else subset_keys(tables, preset.suit_tiebreak)
     b, m, f = tables.back_subset(cands), tables.middle_subset(cands), tables.front_subset(cands)
     my_keys = np.stack([keys5[b], keys5[m], keys3[f]], axis=1)
     cats = np.stack(
@@ -321,11 +347,12 @@ def mc_points(
     special_rows,
     n_deals: int,
     seed: int,
+    keys=None,
 ) -> np.ndarray:
     """Points of each candidate (and the special last, if any) on ``n_deals`` deals of the
     unseen cards to ``opponents`` normal-set opponents: (K [+1], n_deals)."""
     values = value_table(preset)
-    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values)
+    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values, keys)
     unseen = np.setdiff1d(np.arange(52), tables.indices)
     rng = np.random.default_rng(seed)
     hands = np.empty((n_deals, opponents, 13), dtype=np.intp)
@@ -353,9 +380,10 @@ def hard_choice(
     Every candidate, and declaring the special, is scored on the same deals; each mean is
     shrunk towards its analytic value (``normal``'s estimate, ``special_prior``), weighted
     as PRIOR_WEIGHT deals."""
-    cands = top_candidates(tables, ev, HARD_CANDIDATES)
+    keys = subset_keys(tables, preset.suit_tiebreak)
+    cands = top_candidates(tables, ev, HARD_CANDIDATES, keys if HARD_SUITS else None)
     n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
-    points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed)
+    points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys)
     mc = points.mean(axis=1)
     prior = ordinary_value(preset, odds, ev[cands]) * opponents
     if special is not None and special_prior is not None:

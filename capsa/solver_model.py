@@ -224,7 +224,9 @@ FIRST_BACKS = 8  # backs whose splits normal_splits scores first, for each hand
 _CHUNK = 4096  # (hand, back) pairs scored at once
 
 
-def normal_splits(indices: np.ndarray, preset: Preset, opponents: int) -> tuple:
+def normal_splits(
+    indices: np.ndarray, preset: Preset, opponents: int, model: RowModel | None = None
+) -> tuple:
     """``normal``'s choice for many hands at once, given as card indices sorted ascending
     (N, 13): (unordered split of each hand (index into capsa.evaluator.SPLIT_A), its
     expected points per opponent, the hands' cls5 (N, 1287) and cls3 (N, 286)).
@@ -235,9 +237,10 @@ def normal_splits(indices: np.ndarray, preset: Preset, opponents: int) -> tuple:
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
     back whose bound reaches the best value found, skipping a split whose rows' sum plus
     its back's interaction bound falls short of it. Ties go to the lowest split, as
-    ``np.argmax`` does in ``normal_choice``.
+    ``np.argmax`` does in ``normal_choice``. ``model``: another RowModel than the
+    preset's (capsa.build_tables uses it while it learns the tables).
     """
-    model = model_for(preset, opponents)
+    model = model or model_for(preset, opponents)
     cls5, cls3 = subset_classes(indices)
     n, n5 = cls5.shape
     n3 = cls3.shape[1]
