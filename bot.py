@@ -22,7 +22,13 @@ from cogs.discord_endpoints import apply_endpoints
 from cogs.replies import report_error
 from cogs.translator import CapsaTranslator
 from cogs.worker_pool import WorkerPool
-from data import Repository, open_repository
+from data import (
+    DatabaseUnavailable,
+    Repository,
+    check_reachable,
+    database_address,
+    open_repository,
+)
 
 log = logging.getLogger("capsa")
 
@@ -40,6 +46,7 @@ NO_TOKEN = (
 class Config:
     token: str
     database_path: str = "data/capsa.sqlite3"
+    database_url: str | None = None  # PostgreSQL instead of SQLite
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
@@ -51,9 +58,13 @@ class Config:
     def from_env(cls) -> Config:
         """Read the settings; a malformed number raises ValueError naming the setting."""
         guild = _number("DEV_GUILD_ID", int, cls.dev_guild_id)
+        database_url = os.environ.get("DATABASE_URL", "").strip() or None
+        if database_url is not None:
+            database_address(database_url)  # ValueError: not a postgresql:// URL
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             database_path=os.environ.get("DATABASE_PATH", "").strip() or cls.database_path,
+            database_url=database_url,
             dev_guild_id=guild,
             log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or cls.log_level,
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
@@ -115,7 +126,9 @@ class CapsaBot(commands.Bot):
         return self._repo
 
     async def open_database(self) -> None:
-        self._repo = await open_repository(self.config.database_path)
+        self._repo = await open_repository(
+            self.config.database_path, database_url=self.config.database_url
+        )
 
     async def setup_hook(self) -> None:
         self.workers.warm_up()  # start the solver worker now, not on the first deal
@@ -161,12 +174,21 @@ def main() -> int:
     except ValueError as err:
         print(f"DISCORD_API_BASE / DISCORD_GATEWAY_URL: {err}", file=sys.stderr)
         return 2
+    if config.database_url is not None:
+        try:  # before Discord: a wrong database is said in one line, not after the login
+            asyncio.run(check_reachable(config.database_url))
+        except DatabaseUnavailable as err:
+            print(f"DATABASE_URL: {err}", file=sys.stderr)
+            return 2
     bot = CapsaBot(config)
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             runner.run(_run(bot))
     except KeyboardInterrupt:
         pass
+    except DatabaseUnavailable as err:
+        print(f"DATABASE_URL: {err}", file=sys.stderr)
+        return 2
     except Unreachable as err:
         print(err, file=sys.stderr)
         return 1

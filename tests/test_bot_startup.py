@@ -29,6 +29,7 @@ from tests.cog_helpers import (
 ENV_KEYS = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "DISCORD_API_BASE",
@@ -222,3 +223,34 @@ async def test_close_stops_the_tables_before_the_database_closes(executor, tmp_p
     await bot.close()
     assert events == ["tables stopped", "database closed"]
     assert timer.cancelled()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_main_with_an_unreachable_database_names_host_and_port(clean_env, capsys) -> None:
+    port = _free_port()
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    clean_env.setenv("DATABASE_URL", f"postgresql://capsa:secret@127.0.0.1:{port}/capsa")
+    clean_env.setattr(logging, "basicConfig", lambda **kw: None)
+    started = MagicMock()
+    clean_env.setattr(bot_module, "CapsaBot", started)
+    assert bot_module.main() == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"127.0.0.1:{port}" in err
+    assert "secret" not in err and "Traceback" not in err
+    started.assert_not_called()
+
+
+def test_main_refuses_a_database_url_that_is_not_postgresql(clean_env, capsys) -> None:
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    clean_env.setenv("DATABASE_URL", "mysql://u:p@127.0.0.1/capsa")
+    started = MagicMock()
+    clean_env.setattr(bot_module, "CapsaBot", started)
+    assert bot_module.main() == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "DATABASE_URL" in err and "Traceback" not in err
+    started.assert_not_called()

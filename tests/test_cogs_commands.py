@@ -12,7 +12,7 @@ from discord import app_commands
 
 import cogs.capsa
 from bot import CapsaBot, Config
-from capsa.i18n import has, t
+from capsa.i18n import has, lang_from_locale, t
 from capsa.presets import PRESETS
 from cogs import board
 from cogs.translator import CapsaTranslator, tr
@@ -23,7 +23,7 @@ from tests.cog_helpers import (
 DISCORD_NAME = re.compile(r"[-_\w]{1,32}")
 
 
-async def test_translator_gives_indonesian_only_for_id() -> None:
+async def test_translator_serves_exactly_the_catalogue_languages() -> None:
     translator = CapsaTranslator()
     context = app_commands.TranslationContext(
         location=app_commands.TranslationContextLocation.command_name, data=None
@@ -31,8 +31,9 @@ async def test_translator_gives_indonesian_only_for_id() -> None:
     assert await translator.translate(tr("cmd.new"), ID, context) == "baru"
     assert await translator.translate(tr("cmd.new.desc"), ID, context) == t("cmd.new.desc", "id")
     for locale in discord.Locale:
-        if locale is not ID:
-            assert await translator.translate(tr("cmd.new"), locale, context) is None, locale
+        lang = lang_from_locale(str(locale))
+        got = await translator.translate(tr("cmd.new"), locale, context)
+        assert got == (None if lang == "en" else t("cmd.new", lang)), locale
     assert await translator.translate(app_commands.locale_str("new"), ID, context) is None
     unknown = app_commands.locale_str("x", key="cmd.nope")
     assert await translator.translate(unknown, ID, context) is None
@@ -60,7 +61,11 @@ async def test_command_tree_is_translated_and_names_are_valid(capsa_tree) -> Non
     (group,) = capsa_tree.get_commands()
     payload = await group.get_translated_payload(capsa_tree, CapsaTranslator())
     assert payload["name"] == "capsa"
-    assert payload["description_localizations"] == {"id": t("cmd.capsa", "id")}
+    assert payload["description_localizations"] == {
+        str(locale): t("cmd.capsa", lang_from_locale(str(locale)))
+        for locale in discord.Locale
+        if lang_from_locale(str(locale)) != "en"
+    }
     seen = 0
     for node, depth in walk_options(payload):
         siblings = node.get("options", [])

@@ -578,7 +578,7 @@ def test_size_errors_name_the_row_in_the_catalogue_s_own_words(lang: str):
     assert t("play.retry", lang, error=t("play.middle_size", lang, count=6)) in out
     if lang == "en":
         assert "the back row takes 5 cards, you typed 1" in out
-    else:
+    elif lang == "id":
         assert "baris bawah isinya 5 kartu, kamu mengetik 1" in out
 
 
