@@ -244,16 +244,17 @@ def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
             continue
         if not isinstance(value, str):
             raise ValueError(f"{name} must be text, not {value!r}")
-        value = value.strip().lower()
         choices = {
             "preset": tuple(PRESETS),
             "bot_level": LEVELS,
             "timeout_action": TIMEOUT_ACTIONS,
             "language": (AUTO_LANGUAGE, *LANGS),
         }[name]
-        if value not in choices:
+        canonical = {choice.lower(): choice for choice in choices}  # "zh-cn" -> "zh-CN"
+        chosen = canonical.get(value.strip().lower())
+        if chosen is None:
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-        out[name] = value
+        out[name] = chosen
     return out
 
 

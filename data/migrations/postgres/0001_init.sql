@@ -13,7 +13,7 @@ CREATE TABLE guild_settings (
     bot_level       TEXT    NOT NULL DEFAULT 'normal'
                     CHECK (bot_level IN ('easy', 'normal', 'hard')),
     timeout_action  TEXT    NOT NULL DEFAULT 'auto' CHECK (timeout_action IN ('auto', 'foul')),
-    language        TEXT    NOT NULL DEFAULT 'auto' CHECK (language IN ('auto', 'en', 'id')),
+    language        TEXT    NOT NULL DEFAULT 'auto',  -- 'auto' or a catalogue language (the repository checks)
     updated_at      TIMESTAMPTZ
 );
 
