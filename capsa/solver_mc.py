@@ -48,10 +48,10 @@ from capsa.solver_model import (
 )
 from capsa.specials import compare_specials, special_order
 
-HARD_OPPONENT_HANDS = 150  # opponent hands set per hard solve (samples = this // opponents)
+HARD_OPPONENT_HANDS = 300  # opponent hands set per hard solve (deals = this // opponents)
 HARD_CANDIDATES = 6  # strength triples scored (each with its suit variants that win ties)
 HARD_SUITS = True
-PRIOR_WEIGHT = 12.0  # the normal estimate counts as this many samples
+PRIOR_WEIGHT = 30.0  # the normal estimate counts as this many deals
 
 
 # --- showdown keys ------------------------------------------------------------------------

@@ -268,7 +268,6 @@ def normal_splits(
     extra += 1e-9 * (1.0 + np.abs(r_back) + np.abs(extra))  # rounding
     bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
     bound[no_front] = -np.inf
-    r_middle, r_front = fm[R][cls5].ravel(), ff[R][cls3].ravel()
     flat5, flat3 = cls5.ravel(), cls3.ravel()
     best = np.full(n, -np.inf)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -281,7 +280,7 @@ def normal_splits(
         cb = flat5.take(at)[:, None]
         cm = flat5.take(middle)
         cf = flat3.take(front)
-        rows_sum = r_back.ravel().take(at)[:, None] + r_middle.take(middle) + r_front.take(front)
+        rows_sum = r_back.ravel().take(at)[:, None] + fm[R].take(cm) + ff[R].take(cf)
         reach = rows_sum + extra.ravel().take(at)[:, None] >= best.take(hand)[:, None]
         keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & reach).ravel())
         if not len(keep):
