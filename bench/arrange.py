@@ -11,7 +11,8 @@ Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 Strength: duplicate 4-handed play on fixed deals, standard preset. For a pairing X vs Y,
 X sits in each seat in turn against three Y; X's points are compared with what Y scored
 in that seat when all four seats were Y (same cards), so the luck of the deal cancels.
-Reported: X's mean gain per hand over Y and its standard error (over deals).
+Reported: X's mean gain per hand over Y and its standard error (over deals). A level
+"normal-old" is normal with other row tables (--old-tables), e.g. an earlier commit's.
 
 Regret, for 2, 3 and 4 players: on fixed hands, every Pareto-undominated split (by the
 rows' showdown keys: a dominated split never scores more), the splits normal and hard
@@ -38,13 +39,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from capsa import solver_model
 from capsa.cards import DECK, deal
 from capsa.evaluator import C3, C5, MASK5, HandTables, find_specials
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange, keep_memory
 from capsa.solver_mc import candidate_rows, score_with, set_hands, subset_keys
-from capsa.solver_model import best_special, normal_splits, value_table
+from capsa.solver_model import RowModel, best_special, normal_splits, preset_key, value_table
 
 PRESET = get_preset("standard")
 SEED = 424242
@@ -70,11 +72,36 @@ def greedy(hand):
     return Seat("", row(C5[back]), row(C5[middle]), row(front))
 
 
+OLD_TABLES: dict[str, RowModel] = {}  # --old-tables: the "normal-old" level's model
+
+
 def setting(hand, level, seed):
     if level == "greedy":
         return greedy(hand)
-    a = arrange(hand, PRESET, level, 3, seed=seed)
+    if level == "normal-old":
+        # normal as it is, with the row tables of --old-tables
+        key = (preset_key(PRESET), 3)
+        current = solver_model._MODELS.get(key)
+        solver_model._MODELS[key] = OLD_TABLES["model"]
+        try:
+            a = arrange(hand, PRESET, "normal", 3, seed=seed)
+        finally:
+            if current is None:
+                solver_model._MODELS.pop(key)
+            else:
+                solver_model._MODELS[key] = current
+    else:
+        a = arrange(hand, PRESET, level, 3, seed=seed)
     return Seat("", a.back, a.middle, a.front, declare=a.declare)
+
+
+def _use_old_tables(path: str | None) -> None:
+    keep_memory()
+    if path:
+        data = np.load(path)
+        OLD_TABLES["model"] = RowModel(
+            PRESET, 3, data["counts"].astype(np.float64), float(data["sweep"])
+        )
 
 
 def named(seat: Seat, i: int) -> Seat:
@@ -109,10 +136,10 @@ def _strength_chunk(args):
     return out
 
 
-def strength(n_deals: int, workers: int, pairings) -> None:
+def strength(n_deals: int, workers: int, pairings, old_tables: str | None = None) -> None:
     chunks = [(list(range(w, n_deals, workers)), pairings) for w in range(workers)]
     start = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(workers, initializer=_use_old_tables, initargs=(old_tables,)) as pool:
         parts = list(pool.map(_strength_chunk, chunks))
     print(
         f"\nDuplicate strength, standard, 4 players, {n_deals} deals "
@@ -342,6 +369,11 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("speed", "strength", "regret"))
     parser.add_argument("--pairings", default="hard:normal,normal:greedy,easy:normal,easy:greedy")
     parser.add_argument(
+        "--old-tables",
+        help="row tables (.npz) for a 'normal-old' level in --pairings, e.g. the tables of "
+        "an earlier commit: git show REV:capsa/row_tables.npz > old.npz",
+    )
+    parser.add_argument(
         "--no-keep-memory",
         action="store_true",
         help="leave glibc's allocator thresholds alone (the bot's workers raise them)",
@@ -358,7 +390,7 @@ def main(argv=None) -> int:
             med, p90 = _speed(level, n)
             print(f"{level:<8} median {med:7.2f} ms   p90 {p90:7.2f} ms   ({n} hands)")
     if args.only in (None, "strength"):
-        strength(args.deals, args.workers, pairings)
+        strength(args.deals, args.workers, pairings, args.old_tables)
     if args.only in (None, "regret"):
         sizes = tuple(int(p) for p in args.regret_players.split(","))
         regret(args.regret_hands, args.regret_samples, args.workers, sizes, args.regret_cache)

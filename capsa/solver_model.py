@@ -2,8 +2,9 @@
 
 As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
 read from a table indexed by the row's strength and position (``capsa/row_tables.npz``,
-built by ``python -m capsa.build_tables``). The table holds, per position, how often an
-opponent's row of each strength class was seen; from it we derive for every class:
+learned by self-play with ``python -m capsa.build_tables`` until ``normal``'s own play
+matches it). The table holds, per position, how often an opponent's row of each strength
+class was seen; from it we derive for every class:
 
 - ``p``: chance to win the row (suit ties split 50/50 unless the preset pushes ties),
 - ``q``: chance to lose it,
@@ -21,8 +22,12 @@ a row's value the multiplier applies to (everything for ``multiply``, the base 1
 ``base``). ``units`` scoring (chinese-poker) adds +3 for a sweep (1-6) or +-1 for the
 majority of rows (2-4) instead.
 
-The rule for declaring a special (``should_declare``) lives here too: ``normal`` uses it for
-the hand being solved and, in capsa.solver_mc, for every opponent it sets.
+What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
+and the rule (``should_declare``: by expected points) live here too: every level uses them
+for the hand being solved and capsa.solver_mc for every opponent it sets.
+
+``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
+bench/arrange.py): the same splits, found without scoring every split.
 """
 
 from __future__ import annotations

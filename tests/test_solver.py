@@ -167,6 +167,42 @@ def test_pareto_never_drops_the_best_split():
         assert values[top[0]] == pytest.approx(values[best])
 
 
+def test_top_candidates_bring_the_suits_that_win_ties():
+    """With the showdown keys, each strength triple comes with its splits that no other
+    split of the same triple beats in every row, best triples first."""
+    for idx in random_hands(40, seed=16):
+        tables = ev.HandTables(idx)
+        _, values = normal_choice(tables, STANDARD, 3)
+        plain = top_candidates(tables, values, 6)
+        keys = subset_keys(tables, "key_card")
+        suits = top_candidates(tables, values, 6, keys)
+        triple = (
+            (tables.back.astype(np.int64) << 28) | (tables.middle.astype(np.int64) << 14)
+        ) | tables.front
+        assert list(dict.fromkeys(triple[suits].tolist())) == triple[plain].tolist()
+        k5, k3 = keys
+        rows = np.stack(
+            [
+                k5[tables.back_subset(suits)],
+                k5[tables.middle_subset(suits)],
+                k3[tables.front_subset(suits)],
+            ],
+            axis=1,
+        )
+        every = np.flatnonzero(np.isin(triple, triple[plain]))
+        others = np.stack(
+            [
+                k5[tables.back_subset(every)],
+                k5[tables.middle_subset(every)],
+                k3[tables.front_subset(every)],
+            ],
+            axis=1,
+        )
+        for row, t in zip(rows, triple[suits], strict=True):
+            same = others[triple[every] == t]
+            assert not ((same >= row).all(axis=1) & (same > row).any(axis=1)).any()
+
+
 def test_pareto_mask_against_brute_force():
     rng = np.random.default_rng(5)
     for _ in range(30):
