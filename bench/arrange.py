@@ -4,6 +4,11 @@
     .venv/bin/python bench/arrange.py --deals 200 --regret-hands 50 --regret-samples 2000
     .venv/bin/python bench/arrange.py --only speed
     .venv/bin/python bench/arrange.py --only regret --regret-players 4
+    .venv/bin/python bench/arrange.py --only regret --regret-hands 200 \
+        --regret-samples 20000 --regret-cache /tmp/regret.jsonl        # ~50 min, 2 cores
+    git show a299dc6:capsa/row_tables.npz > /tmp/old.npz
+    .venv/bin/python bench/arrange.py --only strength --old-tables /tmp/old.npz \
+        --pairings hard:normal,normal:normal-old,hard:normal-old     # ~8 min, 2 cores
 
 Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 (--no-keep-memory: glibc's defaults).
