@@ -1,17 +1,36 @@
 """What both backends share that is not SQL: card lists as stored, the checks of a submitted
-setting and of a new match, leaderboard periods and orders, JSON as stored."""
+setting and of a new match, leaderboard periods and orders, JSON as stored, and the records
+built from stored rows."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
 
-from .repository import LEADERBOARD_SORTS
+from .repository import (
+    LEADERBOARD_SORTS,
+    HandRecord,
+    MatchRecord,
+    MatchStatus,
+    RoundRecord,
+    RoundStatus,
+    SeatRecord,
+)
+
+
+class Row(Protocol):
+    """A stored row read by column name (``sqlite3.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+# A stored time -> unix seconds: SQLite stores REAL seconds, PostgreSQL timestamptz.
+Seconds = Callable[[Any], float | None]
 
 DAY = 86400.0
 ROW_SIZES = {"back": 5, "middle": 5, "front": 3}
@@ -100,3 +119,78 @@ def to_json(value: Any) -> str | None:
 
 def from_json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
+
+
+# ---------------------------------------------------------------------- records from rows
+
+
+def seat_record(r: Row) -> SeatRecord:
+    return SeatRecord(
+        seat=r["seat"],
+        user_id=r["user_id"],
+        name=r["name"],
+        is_bot=bool(r["is_bot"]),
+        level=r["level"],
+        place=r["place"],
+    )
+
+
+def match_record(r: Row, seats: Sequence[SeatRecord], secs: Seconds) -> MatchRecord:
+    """A ``matches`` row with its seats (in seat order)."""
+    return MatchRecord(
+        id=r["id"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        host_id=r["host_id"],
+        preset=r["preset"],
+        options=from_json(r["options"]) or {},
+        rounds_total=r["rounds_total"],
+        countdown=r["countdown"],
+        bot_level=r["bot_level"],
+        timeout_action=r["timeout_action"],
+        seats_count=r["seats_count"],
+        status=MatchStatus(r["status"]),
+        lobby_message_id=r["lobby_message_id"],
+        created_at=secs(r["created_at"]) or 0.0,
+        started_at=secs(r["started_at"]),
+        finished_at=secs(r["finished_at"]),
+        lobby_expires_at=secs(r["lobby_expires_at"]),
+        seats=tuple(seats),
+        language=r["language"],
+    )
+
+
+def hand_record(r: Row, secs: Seconds) -> HandRecord:
+    return HandRecord(
+        seat=r["seat"],
+        cards=cards_tuple(r["cards"]) or (),
+        back=cards_tuple(r["back"]),
+        middle=cards_tuple(r["middle"]),
+        front=cards_tuple(r["front"]),
+        declare=r["declare"],
+        fouled=bool(r["fouled"]),
+        auto=bool(r["auto"]),
+        submitted_at=secs(r["submitted_at"]),
+        points=r["points"],
+        dm_channel_id=r["dm_channel_id"],
+        dm_message_id=r["dm_message_id"],
+        dm_refused=bool(r["dm_refused"]),
+    )
+
+
+def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRecord:
+    """A ``rounds`` row with its hands (in seat order)."""
+    return RoundRecord(
+        id=r["id"],
+        match_id=r["match_id"],
+        number=r["number"],
+        seed=int(r["seed"]),
+        deadline=secs(r["deadline"]) or 0.0,
+        status=RoundStatus(r["status"]),
+        status_message_id=r["status_message_id"],
+        showdown_message_id=r["showdown_message_id"],
+        result=from_json(r["result"]),
+        created_at=secs(r["created_at"]) or 0.0,
+        scored_at=secs(r["scored_at"]),
+        hands=tuple(hands),
+    )

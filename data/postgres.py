@@ -32,8 +32,12 @@ from .common import (
     check_setting,
     check_sort,
     from_json,
+    hand_record,
+    match_record,
     now_or,
     period_start,
+    round_record,
+    seat_record,
     to_json,
 )
 from .postgres_db import create_pool, migrate
@@ -107,87 +111,31 @@ class _Params(list[Any]):
 
 
 def _matches(rows: Sequence[asyncpg.Record]) -> list[MatchRecord]:
+    """Matches from ``_MATCH_ROWS`` rows: one row a seat (no seat: NULL seat columns)."""
     seats: dict[int, list[SeatRecord]] = {}
     heads: dict[int, asyncpg.Record] = {}
     for r in rows:
         heads.setdefault(r["id"], r)
         found = seats.setdefault(r["id"], [])
         if r["seat"] is not None:
-            found.append(
-                SeatRecord(
-                    seat=r["seat"],
-                    user_id=r["user_id"],
-                    name=r["name"],
-                    is_bot=r["is_bot"],
-                    level=r["level"],
-                    place=r["place"],
-                )
-            )
+            found.append(seat_record(r))
     return [
-        MatchRecord(
-            id=r["id"],
-            guild_id=r["guild_id"],
-            channel_id=r["channel_id"],
-            host_id=r["host_id"],
-            preset=r["preset"],
-            options=from_json(r["options"]) or {},
-            rounds_total=r["rounds_total"],
-            countdown=r["countdown"],
-            bot_level=r["bot_level"],
-            timeout_action=r["timeout_action"],
-            seats_count=r["seats_count"],
-            status=MatchStatus(r["status"]),
-            lobby_message_id=r["lobby_message_id"],
-            created_at=secs(r["created_at"]) or 0.0,
-            started_at=secs(r["started_at"]),
-            finished_at=secs(r["finished_at"]),
-            lobby_expires_at=secs(r["lobby_expires_at"]),
-            seats=tuple(sorted(seats[match_id], key=lambda s: s.seat)),
-            language=r["language"],
-        )
+        match_record(r, sorted(seats[match_id], key=lambda s: s.seat), secs)
         for match_id, r in heads.items()
     ]
 
 
 def _rounds(rows: Sequence[asyncpg.Record]) -> list[RoundRecord]:
+    """Rounds from ``_ROUND_ROWS`` rows: one row a hand (no hand: NULL hand columns)."""
     hands: dict[int, list[HandRecord]] = {}
     heads: dict[int, asyncpg.Record] = {}
     for r in rows:
         heads.setdefault(r["id"], r)
         found = hands.setdefault(r["id"], [])
         if r["seat"] is not None:
-            found.append(
-                HandRecord(
-                    seat=r["seat"],
-                    cards=cards_tuple(r["cards"]) or (),
-                    back=cards_tuple(r["back"]),
-                    middle=cards_tuple(r["middle"]),
-                    front=cards_tuple(r["front"]),
-                    declare=r["declare"],
-                    fouled=r["fouled"],
-                    auto=r["auto"],
-                    submitted_at=secs(r["submitted_at"]),
-                    points=r["points"],
-                    dm_channel_id=r["dm_channel_id"],
-                    dm_message_id=r["dm_message_id"],
-                    dm_refused=r["dm_refused"],
-                )
-            )
+            found.append(hand_record(r, secs))
     return [
-        RoundRecord(
-            id=r["id"],
-            match_id=r["match_id"],
-            number=r["number"],
-            seed=int(r["seed"]),
-            deadline=secs(r["deadline"]) or 0.0,
-            status=RoundStatus(r["status"]),
-            status_message_id=r["status_message_id"],
-            showdown_message_id=r["showdown_message_id"],
-            result=from_json(r["result"]),
-            created_at=secs(r["created_at"]) or 0.0,
-            scored_at=secs(r["scored_at"]),
-            hands=tuple(sorted(hands[round_id], key=lambda h: h.seat)),
-        )
+        round_record(r, sorted(hands[round_id], key=lambda h: h.seat), secs)
         for round_id, r in heads.items()
     ]
 

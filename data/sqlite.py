@@ -27,8 +27,12 @@ from .common import (
     check_setting,
     check_sort,
     from_json,
+    hand_record,
+    match_record,
     now_or,
     period_start,
+    round_record,
+    seat_record,
     to_json,
 )
 from .repository import (
@@ -39,14 +43,12 @@ from .repository import (
     HandRecord,
     LeaderRow,
     MatchRecord,
-    MatchStatus,
     NotInLobby,
     NotPlaying,
     NotSeated,
     PlayerStats,
     RoundRecord,
     RoundScore,
-    RoundStatus,
     SeatRecord,
     TableExists,
     TableFull,
@@ -77,6 +79,11 @@ _RESULTS = (
 
 def _placeholders(n: int) -> str:
     return ", ".join("?" * n)
+
+
+def _secs(value: float | None) -> float | None:
+    """SQLite stores times as REAL unix seconds already."""
+    return value
 
 
 class SqliteRepository:
@@ -169,40 +176,8 @@ class SqliteRepository:
             " ORDER BY match_id, seat",
             ids,
         ):
-            seats[s["match_id"]].append(
-                SeatRecord(
-                    seat=s["seat"],
-                    user_id=s["user_id"],
-                    name=s["name"],
-                    is_bot=bool(s["is_bot"]),
-                    level=s["level"],
-                    place=s["place"],
-                )
-            )
-        found = [
-            MatchRecord(
-                id=r["id"],
-                guild_id=r["guild_id"],
-                channel_id=r["channel_id"],
-                host_id=r["host_id"],
-                preset=r["preset"],
-                options=from_json(r["options"]) or {},
-                rounds_total=r["rounds_total"],
-                countdown=r["countdown"],
-                bot_level=r["bot_level"],
-                timeout_action=r["timeout_action"],
-                seats_count=r["seats_count"],
-                status=MatchStatus(r["status"]),
-                lobby_message_id=r["lobby_message_id"],
-                created_at=r["created_at"],
-                started_at=r["started_at"],
-                finished_at=r["finished_at"],
-                lobby_expires_at=r["lobby_expires_at"],
-                seats=tuple(seats[r["id"]]),
-                language=r["language"],
-            )
-            for r in rows
-        ]
+            seats[s["match_id"]].append(seat_record(s))
+        found = [match_record(r, seats[r["id"]], _secs) for r in rows]
         for match in found:
             self._loaded(match)
         return found
@@ -222,40 +197,8 @@ class SqliteRepository:
             " ORDER BY round_id, seat",
             ids,
         ):
-            hands[h["round_id"]].append(
-                HandRecord(
-                    seat=h["seat"],
-                    cards=cards_tuple(h["cards"]) or (),
-                    back=cards_tuple(h["back"]),
-                    middle=cards_tuple(h["middle"]),
-                    front=cards_tuple(h["front"]),
-                    declare=h["declare"],
-                    fouled=bool(h["fouled"]),
-                    auto=bool(h["auto"]),
-                    submitted_at=h["submitted_at"],
-                    points=h["points"],
-                    dm_channel_id=h["dm_channel_id"],
-                    dm_message_id=h["dm_message_id"],
-                    dm_refused=bool(h["dm_refused"]),
-                )
-            )
-        found = [
-            RoundRecord(
-                id=r["id"],
-                match_id=r["match_id"],
-                number=r["number"],
-                seed=int(r["seed"]),
-                deadline=r["deadline"],
-                status=RoundStatus(r["status"]),
-                status_message_id=r["status_message_id"],
-                showdown_message_id=r["showdown_message_id"],
-                result=from_json(r["result"]),
-                created_at=r["created_at"],
-                scored_at=r["scored_at"],
-                hands=tuple(hands[r["id"]]),
-            )
-            for r in rows
-        ]
+            hands[h["round_id"]].append(hand_record(h, _secs))
+        found = [round_record(r, hands[r["id"]], _secs) for r in rows]
         for rnd in found:
             self._loaded(rnd)
         return found
