@@ -1,4 +1,4 @@
-"""Human names for rows, categories, bonuses and specials, in English and Indonesian."""
+"""Human names for rows, categories, bonuses and specials, in every catalogue language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The in-bot rules reference (``/capsa rules [topic]``), in English and Indonesian.
+"""The in-bot rules reference (``/capsa rules [topic]``), in every catalogue language.
 
 Every page is built for one preset: the bonus table, special values, multipliers, the
 table-sweep minimum, the foul multiplier, the scoring mode and method, the room fee rate and
