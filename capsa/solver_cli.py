@@ -10,7 +10,7 @@ from capsa.cards import CapsaError, parse_cards
 from capsa.commands import command, run_batch
 from capsa.presets import PRESETS, get_preset
 from capsa.settings import LEVELS
-from capsa.solver import arrange
+from capsa.solver import arrange, keep_memory
 
 # --- arrange ------------------------------------------------------------------------------
 
@@ -41,6 +41,8 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
         return 0
     if args.cards:
         raise CapsaError("with --batch the hands come from stdin, one per line")
+    keep_memory()  # many hands in one process: as the bot's workers do
+
 
     def answer(line: str, number: int) -> dict:
         return _arrange_one(line.replace(",", " ").split(), args, preset)
