@@ -105,19 +105,15 @@ async def show_history(
     found = await repo.finished_matches(
         interaction.guild_id, who, limit=HISTORY_PAGE_SIZE, offset=page * HISTORY_PAGE_SIZE
     )
-    if who is None:
-        title = t("hist.title", lang)
-    else:
-        name = member.display_name if member is not None else f"<@{who}>"
-        title = t("hist.title_member", lang, name=name)
-    embed = discord.Embed(title=title, colour=GOLD)
+    embed = discord.Embed(title=t("hist.title", lang), colour=GOLD)
     if found:
-        embed.description = "\n".join(history_line(s, lang) for s in found)[:4096]
+        lines = [history_line(s, lang) for s in found]
         embed.add_field(name="🎬", value=t("hist.replay_hint", lang), inline=False)
-    elif who is None:
-        embed.description = t("hist.empty", lang)
     else:
-        embed.description = t("hist.empty_member", lang)
+        lines = [t("hist.empty" if who is None else "hist.empty_member", lang)]
+    if who is not None:  # a mention: shown as the member's name, wherever the page is turned
+        lines.insert(0, t("hist.member", lang, name=f"<@{who}>"))
+    embed.description = "\n".join(lines)[:4096]
     embed.set_footer(text=t("lb.page", lang, page=page + 1, pages=pages))
     view = history_view(who or EVERYONE, page, pages, lang)
     none = discord.AllowedMentions.none()

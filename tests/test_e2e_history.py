@@ -150,7 +150,7 @@ async def test_history_pages_replay_walk_across_a_restart_and_refusals(fake_disc
         # With a member: only the matches they sat in.
         bobs = await alice.slash("capsa history", channel=chan, member=bob, timeout=15)
         shown = bobs.message.text()
-        assert "Page 1/1" in shown
+        assert "Page 1/1" in shown and f"Only the matches {bob.mention} played:" in shown
         for n, match in enumerate(ours):
             assert (f"**#{match.id}**" in shown) == (n % 2 == 0)
 
