@@ -217,14 +217,15 @@ async def test_rematch_opens_the_same_table_and_pings_the_players(fake_discord, 
     finally:
         await repo.close()
 
-    bot = make_bot(fake, db)
-    async with running_bot(fake, bot):
+    async with running_bot(fake, make_bot(fake, db)):
         final = await fake.wait_for_message(
             chan, lambda m: "final standings" in m.text(), timeout=20
         )
         assert "Rematch" in final.button_labels()
         assert final.buttons()[0]["custom_id"] == f"capsa:rematch:{played.id}"
 
+    # The button is pressed after a restart: another bot, on the same database.
+    async with running_bot(fake, make_bot(fake, db)):
         # Someone who did not play is refused.
         outsider = await carol.click(final, "Rematch", timeout=10)
         assert outsider.ephemeral and "Only the players of this match" in outsider.text()
