@@ -156,8 +156,7 @@ class Lobby:
             return
         # Acknowledge (privately) before the first write, so the command never waits on a
         # busy database; the lobby itself is a channel message everyone sees.
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             match = await self.repo.create_match(
                 **asdict(table),
