@@ -147,7 +147,8 @@ class Capsa(
     async def history(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
-        await history.show_history(interaction, self.bot.repo, member, 0)
+        who = member.id if member is not None else None
+        await history.show_history(interaction, self.bot.repo, who, 0)
 
     @app_commands.command(name=tr("cmd.replay"), description=tr("cmd.replay.desc"))
     @app_commands.rename(match=tr("opt.match"))

@@ -87,19 +87,16 @@ def history_line(summary: MatchSummary, lang: str) -> str:
 async def show_history(
     interaction: discord.Interaction,
     repo: Repository,
-    member: discord.abc.User | None,
+    who: int | None,
     page: int,
     *,
-    member_id: int | None = None,
     edit: bool = False,
 ) -> None:
-    """A page of the server's finished matches (``member``: only theirs). A page button
-    knows only the member's id (``member_id``)."""
+    """A page of the server's finished matches (``who``: only those this user sat in)."""
     lang = await user_lang(repo, interaction)
     if interaction.guild_id is None:
         await tell(interaction, t("ans.guild_only", lang))
         return
-    who = member.id if member is not None else member_id
     count = await repo.finished_matches_count(interaction.guild_id, who)
     page, pages = page_bounds(count, page, HISTORY_PAGE_SIZE)
     found = await repo.finished_matches(
@@ -125,7 +122,7 @@ async def show_history(
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=(r"capsa:hist:(?P<member>\d+):(?P<page>\d+)" rf":(?P<dir>[{''.join(PageDirection)}])"),
+    template=rf"capsa:hist:(?P<member>\d+):(?P<page>\d+):(?P<dir>[{''.join(PageDirection)}])",
 ):
     def __init__(
         self,
@@ -156,8 +153,8 @@ class HistoryButton(
             repo = tables_of(interaction.client).services.repo
             if not fits_id(self.member_id, self.page):  # forged: show the first page
                 self.member_id, self.page = EVERYONE, 0
-            member_id = self.member_id if self.member_id != EVERYONE else None
-            await show_history(interaction, repo, None, self.page, member_id=member_id, edit=True)
+            who = self.member_id if self.member_id != EVERYONE else None
+            await show_history(interaction, repo, who, self.page, edit=True)
 
         await guarded(self, interaction, show())
 
@@ -257,7 +254,7 @@ class ReplayStep(StrEnum):
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"capsa:rp:(?P<match>\d+):(?P<number>\d+)" rf":(?P<step>[{''.join(ReplayStep)}])",
+    template=rf"capsa:rp:(?P<match>\d+):(?P<number>\d+):(?P<step>[{''.join(ReplayStep)}])",
 ):
     """Shows round ``number`` of the match (the round the button leads to)."""
 
