@@ -183,6 +183,9 @@ async def test_history_pages_replay_walk_across_a_restart_and_refusals(fake_disc
         assert [b["disabled"] for b in replay.buttons()] == [False, False, True, True]
         await alice.click(replay, "First", timeout=20)
         assert "Showdown · round 1/5" in replay.text()
+        # and so do the history's pages
+        await bob.click(page, "◀ Previous", timeout=15)
+        assert "Page 1/2" in page.text() and f"**#{ours[10].id}**" in page.text()
 
         # Refused, each with what to do: another server's match, an unknown number, a
         # cancelled match.
