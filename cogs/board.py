@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Self
 
@@ -42,8 +43,7 @@ async def show_leaderboard(
     days = PERIODS.get(period)
     now = time.time()
     count = await repo.leaderboard_count(interaction.guild_id, period_days=days, now=now)
-    pages = max(1, -(-count // PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
+    page, pages = page_bounds(count, page)
     rows = await repo.leaderboard(
         interaction.guild_id,
         sort=sort,
@@ -183,6 +183,29 @@ class PageDirection(StrEnum):
     NEXT = "n"
 
 
+def page_bounds(count: int, page: int, size: int = PAGE_SIZE) -> tuple[int, int]:
+    """A requested page moved into the pages that ``count`` rows fill (at least one page),
+    and how many pages there are: ``(page, pages)``, pages counted from 0."""
+    pages = max(1, -(-count // size))
+    return min(max(page, 0), pages - 1), pages
+
+
+def page_label(direction: PageDirection, lang: str) -> str:
+    return t("btn.prev" if direction == PageDirection.PREV else "btn.next_page", lang)
+
+
+PageButton = Callable[[int, PageDirection, bool], discord.ui.Item[Any]]
+
+
+def page_view(button: PageButton, page: int, pages: int) -> discord.ui.View:
+    """Previous and Next: ``button(page it shows, direction, disabled)`` makes each (a
+    persistent DynamicItem that keeps its state in its custom_id)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(max(page - 1, 0), PageDirection.PREV, page <= 0))
+    view.add_item(button(min(page + 1, pages - 1), PageDirection.NEXT, page >= pages - 1))
+    return view
+
+
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=(
@@ -199,10 +222,9 @@ class LeaderboardButton(
         lang: str = "en",
         disabled: bool = False,
     ) -> None:
-        label = t("btn.prev" if direction == PageDirection.PREV else "btn.next_page", lang)
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=page_label(direction, lang),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"capsa:lb:{sort}:{period}:{page}:{direction}",
                 disabled=disabled,
@@ -226,16 +248,11 @@ class LeaderboardButton(
 
 
 def leaderboard_view(sort: str, period: str, page: int, pages: int, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    previous = LeaderboardButton(
-        sort, period, max(page - 1, 0), PageDirection.PREV, lang, disabled=page <= 0
+    return page_view(
+        lambda to, direction, off: LeaderboardButton(sort, period, to, direction, lang, off),
+        page,
+        pages,
     )
-    following = LeaderboardButton(
-        sort, period, min(page + 1, pages - 1), PageDirection.NEXT, lang, disabled=page >= pages - 1
-    )
-    view.add_item(previous)
-    view.add_item(following)
-    return view
 
 
 DYNAMIC_ITEMS = (LeaderboardButton,)

@@ -20,7 +20,7 @@ from capsa.i18n import LANGS
 from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
-from cogs import board, views
+from cogs import board, history, views
 from cogs.hand_builder import BuilderDisplay, HandBuilder
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
@@ -47,9 +47,11 @@ LANGUAGE_CHOICES = [
 ]
 Seats = Range[int, *settings.SEAT_RANGE]
 Countdown = Range[int, *settings.COUNTDOWN_RANGE]
+MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
 
-# Every persistent component the bot answers: the tables' and the leaderboard's.
-DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS)
+# Every persistent component the bot answers: the tables', the leaderboard's, the history's
+# and the replays'.
+DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS)
 
 
 def build_tables(client: discord.Client, repo: Repository, workers: WorkerPool) -> Tables:
@@ -138,6 +140,21 @@ class Capsa(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
         await board.show_stats(interaction, self.bot.repo, member or interaction.user)
+
+    @app_commands.command(name=tr("cmd.history"), description=tr("cmd.history.desc"))
+    @app_commands.rename(member=tr("opt.member"))
+    @app_commands.describe(member=tr("opt.history_member.desc"))
+    async def history(
+        self, interaction: CapsaInteraction, member: discord.User | None = None
+    ) -> None:
+        who = member.id if member is not None else None
+        await history.show_history(interaction, self.bot.repo, who, 0)
+
+    @app_commands.command(name=tr("cmd.replay"), description=tr("cmd.replay.desc"))
+    @app_commands.rename(match=tr("opt.match"))
+    @app_commands.describe(match=tr("opt.match.desc"))
+    async def replay(self, interaction: CapsaInteraction, match: MatchNumber) -> None:
+        await history.open_replay(interaction, self.tables.services, match)
 
     @app_commands.command(name=tr("cmd.rules"), description=tr("cmd.rules.desc"))
     @app_commands.rename(topic=tr("opt.topic"))

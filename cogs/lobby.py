@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -59,6 +61,22 @@ def closed_key(match: MatchRecord) -> str:
     return "lobby.cancelled"
 
 
+@dataclass(frozen=True)
+class NewTable:
+    """What a new table is opened with (``repo.create_match``'s settings)."""
+
+    guild_id: int
+    channel_id: int
+    preset: str
+    options: dict[str, Any]
+    rounds_total: int
+    countdown: int
+    bot_level: str
+    timeout_action: str
+    seats_count: int
+    language: str
+
+
 class Lobby:
     """A table before its first deal: ``/capsa new``, the lobby's buttons, its expiry, and
     ``/capsa cancel``. Starting deals round 1 through ``rounds``; cancelling a playing
@@ -103,6 +121,34 @@ class Lobby:
         except CapsaError as err:
             await tell(interaction, str(err))
             return
+        await self._open(
+            interaction,
+            lang,
+            NewTable(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                preset=preset.name,
+                options=preset.options,
+                rounds_total=rounds,
+                countdown=countdown,
+                bot_level=bots or settings.bot_level,
+                timeout_action=settings.timeout_action,
+                seats_count=seats,
+                language=lang,  # the server's language if it sets one (see user_lang)
+            ),
+        )
+
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        lang: str,
+        table: NewTable,
+        computers: Sequence[str | None] = (),
+        ping: Sequence[int] = (),
+    ) -> None:
+        """Open a lobby hosted by the user of ``interaction``, with ``computers`` seated at
+        once (their levels; None: the table's), and post it in its channel, mentioning the
+        users in ``ping``. ``lang``: the user's language for the private answers."""
         perms = interaction.app_permissions
         missing = [name for name in LOBBY_PERMISSIONS if not getattr(perms, name, False)]
         if missing:
@@ -113,17 +159,8 @@ class Lobby:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             match = await self.repo.create_match(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                **asdict(table),
                 host_id=interaction.user.id,
-                preset=preset.name,
-                options=preset.options,
-                rounds_total=rounds,
-                countdown=countdown,
-                bot_level=bots or settings.bot_level,
-                timeout_action=settings.timeout_action,
-                seats_count=seats,
-                language=lang,  # the server's language if it sets one (see user_lang)
                 lobby_expires_at=time.time() + self.lobby_seconds,
                 host_name=interaction.user.display_name,
             )
@@ -137,10 +174,21 @@ class Lobby:
         self.services.scheduler.schedule(
             match_id, self.lobby_seconds, lambda: self.expire(match_id)
         )
+        for level in computers:
+            match = await self._add_computer(match, level)
+        extra: dict[str, Any] = {}
+        if ping:
+            mentions = " ".join(f"<@{user_id}>" for user_id in ping)
+            host = interaction.user.display_name
+            extra["content"] = t("lobby.rematch", match.language, host=host, players=mentions)
+            extra["allowed_mentions"] = discord.AllowedMentions(
+                users=[discord.Object(user_id) for user_id in ping]
+            )
         try:
             message = await self.services.channel(match.channel_id).send(
-                embed=embeds.lobby_embed(match, lang),
-                view=views.lobby_view(match.id, lang),
+                embed=embeds.lobby_embed(match, match.language),
+                view=views.lobby_view(match.id, match.language),
+                **extra,
             )
         except discord.HTTPException:
             log.exception("table %s: could not post the lobby", match.id)
@@ -264,10 +312,52 @@ class Lobby:
             raise LookupError(f"match {match.id} is gone")
         await self.rounds.start_round(started, 1)
 
-    async def _add_computer(self, match: MatchRecord) -> MatchRecord:
+    async def _add_computer(self, match: MatchRecord, level: str | None = None) -> MatchRecord:
         number = sum(1 for s in match.seats if s.is_bot) + 1
         name = t("seat.computer", match.language, n=number)
-        return await self.repo.add_seat(match.id, None, name, match.bot_level)
+        return await self.repo.add_seat(match.id, None, name, level or match.bot_level)
+
+    async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Rematch on a finished match's standings: a new lobby in the same channel with the
+        same preset, options, rounds, countdown, computer level, timeout action, seats and
+        language. Whoever presses it hosts and sits first, the computers sit again at their
+        level, and the other people who played are mentioned to join: a seat is theirs to
+        take, because sitting at a table keeps a person from every other table until it
+        ends. Only someone who sat at the match may press it."""
+        lang = await user_lang(self.repo, interaction)
+        match = await self.repo.get_match(match_id)
+        if (
+            match is None
+            or match.status != MatchStatus.FINISHED
+            or match.guild_id != interaction.guild_id
+        ):
+            await tell(interaction, t("ans.stale", lang))
+            return
+        if match.seat_of(interaction.user.id) is None:
+            await tell(interaction, t("ans.rematch_players_only", lang))
+            return
+        await self._open(
+            interaction,
+            lang,
+            NewTable(
+                guild_id=match.guild_id,
+                channel_id=match.channel_id,
+                preset=match.preset,
+                options=match.options,
+                rounds_total=match.rounds_total,
+                countdown=match.countdown,
+                bot_level=match.bot_level,
+                timeout_action=match.timeout_action,
+                seats_count=match.seats_count,
+                language=match.language,
+            ),
+            computers=[s.level for s in match.seats if s.is_bot],
+            ping=[
+                s.user_id
+                for s in match.seats
+                if s.user_id is not None and s.user_id != interaction.user.id
+            ],
+        )
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """``/capsa cancel``: the host or a manager stops the table in this channel. The

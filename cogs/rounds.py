@@ -338,7 +338,9 @@ class Rounds:
         except Exception:
             log.exception("could not draw the standings")
         try:
-            await self.services.channel(match.channel_id).send(embed=embed, files=files)
+            await self.services.channel(match.channel_id).send(
+                embed=embed, files=files, view=views.rematch_view(match.id, match.language)
+            )
         except discord.HTTPException:
             log.exception("table %s: could not post the final standings", match.id)
 

@@ -180,6 +180,43 @@ def next_view(match_id: int, number: int, lang: str) -> discord.ui.View:
     return view
 
 
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"capsa:rematch:(?P<match>\d+)"
+):
+    """On a finished match's standings: a new table like it (``Lobby.rematch``)."""
+
+    def __init__(self, match_id: int, lang: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("btn.rematch", lang),
+                style=discord.ButtonStyle.success,
+                emoji="🔁",
+                custom_id=f"capsa:rematch:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _hand_over(
+            self,
+            interaction,
+            (self.match_id,),
+            lambda tables: tables.lobby.rematch(interaction, self.match_id),
+        )
+
+
+def rematch_view(match_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(match_id, lang))
+    return view
+
+
 # --- the hand builder -----------------------------------------------------------------------
 
 
@@ -320,4 +357,11 @@ def confirm_foul_view(round_id: int, seat: int, draft: Draft, lang: str) -> disc
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, NextRoundButton, BuilderSelect, BuilderButton)
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    ShowHandButton,
+    NextRoundButton,
+    BuilderSelect,
+    BuilderButton,
+    RematchButton,
+)

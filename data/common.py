@@ -17,6 +17,7 @@ from .repository import (
     HandRecord,
     MatchRecord,
     MatchStatus,
+    MatchSummary,
     RoundRecord,
     RoundStatus,
     SeatRecord,
@@ -194,3 +195,12 @@ def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRec
         scored_at=secs(r["scored_at"]),
         hands=tuple(hands),
     )
+
+
+def match_summary(match: MatchRecord, sums: Iterable[tuple[int, float | None]]) -> MatchSummary:
+    """A finished match with each seat's total: ``sums`` are (seat, points) from the
+    ``round_scores`` ledger; a seat without a scored round has 0."""
+    totals = {s.seat: 0.0 for s in match.seats}
+    for seat, points in sums:
+        totals[seat] = float(points or 0.0)
+    return MatchSummary(match=match, totals=dict(sorted(totals.items())))

@@ -34,6 +34,7 @@ from .common import (
     from_json,
     hand_record,
     match_record,
+    match_summary,
     now_or,
     period_start,
     round_record,
@@ -50,6 +51,7 @@ from .repository import (
     LeaderRow,
     MatchRecord,
     MatchStatus,
+    MatchSummary,
     NotInLobby,
     NotPlaying,
     NotSeated,
@@ -843,3 +845,45 @@ class PostgresRepository:
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best),
         )
+
+    # ------------------------------------------------------------------ history
+
+    @staticmethod
+    def _finished_where(p: _Params, guild_id: int, user_id: int | None) -> str:
+        where = f"guild_id = {p(guild_id)} AND status = 'finished'"
+        if user_id is not None:
+            where += f" AND id IN (SELECT match_id FROM match_seats WHERE user_id = {p(user_id)})"
+        return where
+
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[MatchSummary]:
+        p = _Params()
+        where = self._finished_where(p, guild_id, user_id)
+        async with self._read() as conn:
+            ids = [
+                r["id"]
+                for r in await conn.fetch(
+                    f"SELECT id FROM matches WHERE {where} ORDER BY finished_at DESC, id DESC"
+                    f" LIMIT {p(max(0, int(limit)))} OFFSET {p(max(0, int(offset)))}",
+                    *p,
+                )
+            ]
+            if not ids:
+                return []
+            found = _matches(await conn.fetch(f"{_MATCH_ROWS} WHERE m.id = ANY($1::bigint[])", ids))
+            rows = await conn.fetch(
+                "SELECT match_id, seat, SUM(points) FROM round_scores"
+                " WHERE match_id = ANY($1::bigint[]) GROUP BY match_id, seat",
+                ids,
+            )
+        by_id = {m.id: m for m in found}
+        sums: dict[int, list[tuple[int, float]]] = {i: [] for i in ids}
+        for r in rows:
+            sums[r[0]].append((r[1], r[2]))
+        return [match_summary(by_id[i], sums[i]) for i in ids]
+
+    async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
+        p = _Params()
+        where = self._finished_where(p, guild_id, user_id)
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM matches WHERE {where}", *p))

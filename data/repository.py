@@ -221,6 +221,15 @@ class RoundScore:
     best_row: dict[str, Any] | None = None  # {"category", "cards", "strength", "position"}
 
 
+@dataclass(frozen=True)
+class MatchSummary:
+    """A finished match as ``/capsa history`` lists it: the match (its seats carry their
+    places) and each seat's points over the whole match."""
+
+    match: MatchRecord
+    totals: dict[int, float]  # seat -> points, every seat of the match
+
+
 def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
     """Check ``update_guild_settings`` fields against the engine's choices (capsa.presets,
     capsa.settings, capsa.i18n); return them normalised or raise ValueError."""
@@ -396,3 +405,15 @@ class Repository(Protocol):
     ) -> int: ...
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats: ...
+
+    # history
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[MatchSummary]:
+        """A guild's finished matches, newest first (finish time, then id); with
+        ``user_id``, only those that person sat in."""
+        ...
+
+    async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
+        """How many matches ``finished_matches`` pages through."""
+        ...

@@ -29,6 +29,7 @@ from .common import (
     from_json,
     hand_record,
     match_record,
+    match_summary,
     now_or,
     period_start,
     round_record,
@@ -43,6 +44,7 @@ from .repository import (
     HandRecord,
     LeaderRow,
     MatchRecord,
+    MatchSummary,
     NotInLobby,
     NotPlaying,
     NotSeated,
@@ -831,3 +833,49 @@ class SqliteRepository:
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best["best_row"]) if best else None,
         )
+
+    # ------------------------------------------------------------------ history
+
+    @staticmethod
+    def _finished_where(guild_id: int, user_id: int | None) -> tuple[str, list[Any]]:
+        where = "guild_id = ? AND status = 'finished'"
+        if user_id is None:
+            return where, [guild_id]
+        where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
+        return where, [guild_id, user_id]
+
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[MatchSummary]:
+        where, params = self._finished_where(guild_id, user_id)
+
+        def tx() -> list[MatchSummary]:
+            ids = [
+                r[0]
+                for r in self._all(
+                    f"SELECT id FROM matches WHERE {where}"
+                    " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
+                    (*params, max(0, int(limit)), max(0, int(offset))),
+                )
+            ]
+            if not ids:
+                return []
+            marks = _placeholders(len(ids))
+            by_id = {m.id: m for m in self._load_matches(f"id IN ({marks})", ids)}
+            sums: dict[int, list[tuple[int, float]]] = {i: [] for i in ids}
+            for r in self._all(
+                "SELECT match_id, seat, SUM(points) FROM round_scores"
+                f" WHERE match_id IN ({marks}) GROUP BY match_id, seat",
+                ids,
+            ):
+                sums[r[0]].append((r[1], r[2]))
+            return [match_summary(by_id[i], sums[i]) for i in ids]
+
+        return await self._run(tx)
+
+    async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
+        where, params = self._finished_where(guild_id, user_id)
+        row = await self._run(
+            lambda: self._one(f"SELECT COUNT(*) FROM matches WHERE {where}", params)
+        )
+        return int(row[0]) if row else 0
