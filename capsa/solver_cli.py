@@ -43,7 +43,6 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
         raise CapsaError("with --batch the hands come from stdin, one per line")
     keep_memory()  # many hands in one process: as the bot's workers do
 
-
     def answer(line: str, number: int) -> dict:
         return _arrange_one(line.replace(",", " ").split(), args, preset)
 
