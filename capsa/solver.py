@@ -36,7 +36,7 @@ from capsa.cards import DECK, CapsaError, Card
 from capsa.evaluator import HandTables, SplitRows, find_specials
 from capsa.presets import Preset
 from capsa.settings import LEVELS
-from capsa.solver_mc import hard_choice
+from capsa.solver_mc import PlayedRows, hard_choice
 from capsa.solver_model import (
     best_special,
     declare_value,
@@ -110,12 +110,23 @@ class Solved:
     special_value: float | None
     ordinary: SplitRows
     ordinary_expected: float
+    played_expected: float | None = None  # hard only: the value of ``played`` (capsa.coach)
 
 
 def solve_indices(
-    indices: np.ndarray, preset: Preset, level: str, opponents: int, seed: int
+    indices: np.ndarray,
+    preset: Preset,
+    level: str,
+    opponents: int,
+    seed: int,
+    played: PlayedRows | None = None,
+    tables: HandTables | None = None,
 ) -> Solved:
-    tables = HandTables(indices)
+    """Solve a hand at ``level``; with ``played`` (hard only), value those rows too, on the
+    same deals as hard's own candidates. ``tables``: the hand's HandTables, if built."""
+    if played is not None and level != "hard":
+        raise ValueError("only the hard level values a played setting")
+    tables = tables if tables is not None else HandTables(indices)
     if len(tables.valid) == 0:  # cannot happen: some split is always unfouled
         raise CapsaError("no legal setting found")
     best, ev = normal_choice(tables, preset, opponents)
@@ -123,6 +134,7 @@ def solve_indices(
     special = best_special(found, preset)
     odds = special_odds(tables.indices, preset)
     special_value = None
+    played_expected = None
     if special is not None:
         edge = special_edge(tables.indices, preset, special)
         special_value = declare_value(preset, odds, special, edge) * opponents
@@ -134,8 +146,8 @@ def solve_indices(
     elif level == "normal":
         choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
     elif level == "hard":
-        choice, expected, special_value = hard_choice(
-            tables, preset, opponents, ev, seed, odds, special, special_rows, special_value
+        choice, expected, special_value, played_expected = hard_choice(
+            tables, preset, opponents, ev, seed, odds, special, special_rows, special_value, played
         )
     else:
         raise CapsaError(f"unknown level '{level}': choose one of {', '.join(LEVELS)}")
@@ -152,6 +164,7 @@ def solve_indices(
         special_value=special_value,
         ordinary=rows,
         ordinary_expected=expected,
+        played_expected=played_expected,
     )
 
 

@@ -15,6 +15,8 @@ test_solver.py checks ``score_seat`` against ``score_round`` for every preset an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from capsa.cards import DECK
@@ -38,6 +40,7 @@ from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
 from capsa.solver_model import (
     best_special,
     declare_value,
+    model_for,
     normal_choice,
     normal_splits,
     ordinary_value,
@@ -338,6 +341,31 @@ def candidate_rows(
     return my_keys, my_vals, my_special
 
 
+def deal_opponents(
+    tables: HandTables, preset: Preset, opponents: int, n_deals: int, seed: int, values
+) -> SetHands:
+    """``n_deals`` deals of the hand's 39 unseen cards to ``opponents`` normal-set opponents
+    (the same deals for the same hand and seed)."""
+    unseen = np.setdiff1d(np.arange(52), tables.indices)
+    rng = np.random.default_rng(seed)
+    hands = np.empty((n_deals, opponents, 13), dtype=np.intp)
+    for d in range(n_deals):
+        hands[d] = rng.permutation(unseen)[: opponents * 13].reshape(opponents, 13)
+    return set_hands(hands.reshape(-1, 13), preset, opponents, values)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedRows:
+    """A setting someone played, scored beside hard's candidates on the same deals
+    (capsa.coach): its rows as subset indices of the hand's sorted positions (into C5, C5
+    and C3), and whether they foul."""
+
+    back: int
+    middle: int
+    front: int
+    fouled: bool
+
+
 def mc_points(
     tables: HandTables,
     preset: Preset,
@@ -348,20 +376,61 @@ def mc_points(
     n_deals: int,
     seed: int,
     keys=None,
+    played: PlayedRows | None = None,
 ) -> np.ndarray:
-    """Points of each candidate (and the special last, if any) on ``n_deals`` deals of the
-    unseen cards to ``opponents`` normal-set opponents: (K [+1], n_deals)."""
+    """Points of each candidate (then ``played``, if given, then the special, if any) on
+    ``n_deals`` deals of the unseen cards to ``opponents`` normal-set opponents:
+    (K [+1] [+1], n_deals)."""
     values = value_table(preset)
+    if keys is None:
+        keys = subset_keys(tables, preset.suit_tiebreak)
     my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values, keys)
-    unseen = np.setdiff1d(np.arange(52), tables.indices)
-    rng = np.random.default_rng(seed)
-    hands = np.empty((n_deals, opponents, 13), dtype=np.intp)
-    for d in range(n_deals):
-        hands[d] = rng.permutation(unseen)[: opponents * 13].reshape(opponents, 13)
-    seated = set_hands(hands.reshape(-1, 13), preset, opponents, values)
-    return score_with(
+    seated = deal_opponents(tables, preset, opponents, n_deals, seed, values)
+    points = score_with(
         preset, my_keys, my_vals, my_special, seated, opponents, tables, special_rows, special
     )
+    if played is None:
+        return points
+    if played.fouled:
+        mine = foul_points(
+            preset,
+            seated.vals.reshape(-1, opponents, 3),
+            seated.keys.reshape(-1, opponents, 3),
+            seated.special.reshape(-1, opponents),
+        )[None]
+    else:
+        keys5, keys3 = keys
+        subsets = (played.back, played.middle)
+        row_keys_ = np.array([[keys5[played.back], keys5[played.middle], keys3[played.front]]])
+        cats = [CATEGORY[tables.cls5[s]] for s in subsets] + [CATEGORY[tables.cls3[played.front]]]
+        row_vals = values[np.arange(3), cats][None]
+        mine = score_with(
+            preset, row_keys_, row_vals, np.array([-1]), seated, opponents, tables, None, None
+        )
+    at = len(cands)
+    return np.concatenate([points[:at], mine, points[at:]])
+
+
+def foul_points(
+    preset: Preset, opp_vals: np.ndarray, opp_keys: np.ndarray, opp_special: np.ndarray
+) -> np.ndarray:
+    """Points of a fouled seat on each deal (S,) against opponents who did not foul
+    (``opp_*`` as in score_seat): each ordinary opponent takes all three rows at the foul
+    multiplier (its table sweep's where it sweeps the table, the fouled seat counting as
+    swept), each declared special is paid in full."""
+    k = opp_keys.shape[1]
+    sweeper = np.zeros(opp_special.shape, dtype=bool)
+    if table_sweep_applies(preset, k + 1):
+        sweeper = _opp_sweeps_others(opp_keys, opp_special)
+    mult = np.where(
+        sweeper,
+        pair_multiplier(preset, table_sweep=True, foul=True),
+        pair_multiplier(preset, table_sweep=False, foul=True),
+    )
+    rows = pair_points(preset, -opp_vals.sum(-1), 0, 3, mult)
+    values = np.array([preset.specials.get(s, 0) for s in SPECIALS], dtype=np.float64)
+    paid = -values[np.maximum(opp_special, 0)]
+    return np.where(opp_special >= 0, paid, rows).sum(-1)
 
 
 def hard_choice(
@@ -374,24 +443,42 @@ def hard_choice(
     special: str | None,
     special_rows,
     special_prior: float | None,
-) -> tuple[int, float, float | None]:
-    """(chosen valid split, its expected points, expected points of declaring ``special``).
+    played: PlayedRows | None = None,
+) -> tuple[int, float, float | None, float | None]:
+    """(chosen valid split, its expected points, expected points of declaring ``special``,
+    expected points of the ``played`` rows if given).
 
-    Every candidate, and declaring the special, is scored on the same deals; each mean is
-    shrunk towards its analytic value (``normal``'s estimate, ``special_prior``), weighted
-    as PRIOR_WEIGHT deals."""
+    Every candidate, declaring the special, and the played rows are scored on the same
+    deals; each mean is shrunk towards its analytic value (``normal``'s estimate,
+    ``special_prior``), weighted as PRIOR_WEIGHT deals. Fouled rows have no such estimate:
+    theirs is the plain mean of the same deals. The played rows never change the choice."""
     keys = subset_keys(tables, preset.suit_tiebreak)
     cands = top_candidates(tables, ev, HARD_CANDIDATES, keys if HARD_SUITS else None)
     n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
-    points = mc_points(tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys)
+    points = mc_points(
+        tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
+    )
     mc = points.mean(axis=1)
     prior = ordinary_value(preset, odds, ev[cands]) * opponents
+    n = len(cands)
+    if played is not None:
+        if played.fouled:
+            prior = np.append(prior, mc[n])
+        else:
+            model = model_for(preset, opponents)
+            rows_ev = model.split_ev(
+                tables.cls5[[played.back]],
+                tables.cls5[[played.middle]],
+                tables.cls3[[played.front]],
+            )
+            prior = np.append(prior, ordinary_value(preset, odds, float(rows_ev[0])) * opponents)
     if special is not None and special_prior is not None:
         prior = np.append(prior, special_prior)
     score = (n_deals * mc + PRIOR_WEIGHT * prior) / (n_deals + PRIOR_WEIGHT)
-    best = int(np.argmax(score[: len(cands)]))
+    best = int(np.argmax(score[:n]))
     special_value = float(score[-1]) if special is not None else None
-    return int(cands[best]), float(score[best]), special_value
+    played_value = float(score[n]) if played is not None else None
+    return int(cands[best]), float(score[best]), special_value, played_value
 
 
 def score_with(

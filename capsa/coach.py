@@ -1,0 +1,252 @@
+"""The coach: how well a person set their hand, valued as the ``hard`` level values settings.
+
+``review_hand`` solves the 13 cards at ``hard`` (the same call, seed and table size as
+``python -m capsa arrange --level hard``, so the best setting and its value are the ones
+that command prints) and scores the setting the person played on the same Monte Carlo
+deals: opponents dealt from the 39 unseen cards and set by ``normal``, each mean shrunk
+towards the row model's estimate as ``hard`` shrinks its own candidates
+(capsa.solver_mc.hard_choice). A fouled setting is scored on those deals too; a surrender
+costs exactly its price. What the choice cost is the best value less the played one.
+
+A review is a frozen :class:`Review`; ``to_dict``/``from_dict`` store it with the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from capsa.cards import CapsaError, Card, parse_cards
+from capsa.evaluator import C3, C5, HandTables, find_specials
+from capsa.hands import evaluate, is_fouled
+from capsa.presets import Preset
+from capsa.solver import Rows, check_hand, default_seed, solve_indices
+from capsa.solver_mc import PlayedRows, hard_choice
+from capsa.solver_model import declare_value, normal_choice, special_edge, special_odds
+
+# A choice within this many points a hand of the best is the best: the Monte Carlo cannot
+# tell them apart, and neither can a player.
+BEST_MARGIN = 0.05
+
+
+class Origin(StrEnum):
+    """Who set the reviewed hand. Only ``played`` hands count toward a player's sharpness."""
+
+    PLAYED = "played"  # the person set (or declared) it
+    AUTO = "auto"  # the person submitted Auto-arrange's suggestion as it came
+    TIMED_OUT = "timed_out"  # the countdown ran out and the table's timeout action set it
+
+
+class SpecialAdvice(StrEnum):
+    """Was declaring (or not declaring) the hand's special right?"""
+
+    NONE = "none"  # the hand holds no special the preset pays
+    DECLARED_RIGHT = "declared_right"
+    DECLARED_WRONG = "declared_wrong"  # the rows were worth more
+    ROWS_RIGHT = "rows_right"  # holding a special, playing rows was right
+    SHOULD_DECLARE = "should_declare"  # the special was worth more than the rows
+
+
+@dataclass(frozen=True)
+class Review:
+    cards: tuple[Card, ...]
+    opponents: int
+    origin: Origin
+    played: Rows | None  # back, middle, front; None for a surrender without rows
+    declared: str | None
+    surrendered: bool
+    fouled: bool
+    played_value: float  # expected points of the played setting (all opponents)
+    best: Rows  # hard's setting (the special's rows when it declares)
+    best_declare: str | None
+    best_value: float
+    special: str | None  # the best special the hand holds that the preset pays
+    special_value: float | None  # expected points of declaring it
+    rows_value: float  # expected points of hard's best ordinary rows
+
+    @property
+    def loss(self) -> float:
+        """Points a hand the choice gave away against the best setting (never below 0)."""
+        return max(0.0, self.best_value - self.played_value)
+
+    @property
+    def is_best(self) -> bool:
+        return self.loss < BEST_MARGIN
+
+    @property
+    def counts(self) -> bool:
+        """Does this hand count toward the player's sharpness?"""
+        return self.origin == Origin.PLAYED
+
+    @property
+    def advice(self) -> SpecialAdvice:
+        if self.special is None or self.special_value is None:
+            return SpecialAdvice.NONE
+        declare_better = self.special_value > self.rows_value
+        if self.declared is not None:
+            return SpecialAdvice.DECLARED_RIGHT if declare_better else SpecialAdvice.DECLARED_WRONG
+        return SpecialAdvice.SHOULD_DECLARE if declare_better else SpecialAdvice.ROWS_RIGHT
+
+    def to_dict(self) -> dict[str, Any]:
+        def rows(setting: Rows | None) -> list[list[str]] | None:
+            return None if setting is None else [[c.code for c in row] for row in setting]
+
+        return {
+            "cards": [c.code for c in self.cards],
+            "opponents": self.opponents,
+            "origin": self.origin.value,
+            "played": rows(self.played),
+            "declared": self.declared,
+            "surrendered": self.surrendered,
+            "fouled": self.fouled,
+            "played_value": self.played_value,
+            "best": rows(self.best),
+            "best_declare": self.best_declare,
+            "best_value": self.best_value,
+            "special": self.special,
+            "special_value": self.special_value,
+            "rows_value": self.rows_value,
+            "loss": self.loss,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Review:
+        def rows(value: Any) -> Rows | None:
+            if value is None:
+                return None
+            back, middle, front = (tuple(parse_cards(r)) for r in value)
+            return back, middle, front
+
+        best = rows(data["best"])
+        if best is None:
+            raise ValueError("a stored review has no best setting")
+        special_value = data.get("special_value")
+        return cls(
+            cards=tuple(parse_cards(data["cards"])),
+            opponents=int(data["opponents"]),
+            origin=Origin(data["origin"]),
+            played=rows(data["played"]),
+            declared=data.get("declared"),
+            surrendered=bool(data.get("surrendered")),
+            fouled=bool(data.get("fouled")),
+            played_value=float(data["played_value"]),
+            best=best,
+            best_declare=data.get("best_declare"),
+            best_value=float(data["best_value"]),
+            special=data.get("special"),
+            special_value=None if special_value is None else float(special_value),
+            rows_value=float(data["rows_value"]),
+        )
+
+
+def review_hand(
+    cards: Sequence[Card],
+    preset: Preset,
+    opponents: int,
+    played: Rows | None,
+    declared: str | None = None,
+    *,
+    surrendered: bool = False,
+    origin: Origin = Origin.PLAYED,
+    seed: int | None = None,
+) -> Review:
+    """Review the setting ``played`` (None only with ``surrendered``) of ``cards`` at a
+    table of ``opponents`` opponents. ``seed`` defaults to the hand's own, as ``arrange``'s."""
+    indices = check_hand(cards)
+    if not 1 <= opponents <= 3:
+        raise CapsaError(f"a table has 1 to 3 opponents, not {opponents}")
+    if seed is None:
+        seed = default_seed(indices)
+    tables = HandTables(indices)
+    order = np.argsort(indices, kind="stable")
+    sorted_cards = [cards[i] for i in order]
+
+    def to_cards(positions: np.ndarray) -> tuple[Card, ...]:
+        return tuple(sorted((sorted_cards[p] for p in positions), reverse=True))
+
+    def setting(rows: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Rows:
+        return to_cards(rows[0]), to_cards(rows[1]), to_cards(rows[2])
+
+    rows_played = None
+    fouled = False
+    if played is not None:
+        _check_played(cards, played)
+        fouled = declared is None and is_fouled(*(evaluate(r) for r in played))
+        if declared is None and not surrendered:
+            rows_played = _played_rows(tables, played, fouled)
+    elif not surrendered:
+        raise CapsaError("a review needs the rows played, or a surrender")
+
+    solved = solve_indices(indices, preset, "hard", opponents, seed, rows_played, tables)
+    if surrendered:
+        played_value = -float(preset.surrender_cost) * opponents
+    elif declared is not None:
+        if declared == solved.special and solved.special_value is not None:
+            played_value = solved.special_value
+        else:
+            played_value = _declared_value(tables, preset, opponents, seed, declared)
+    else:
+        assert solved.played_expected is not None
+        played_value = solved.played_expected
+    return Review(
+        cards=tuple(cards),
+        opponents=opponents,
+        origin=origin,
+        played=None if played is None else tuple(tuple(r) for r in played),  # type: ignore[arg-type]
+        declared=declared,
+        surrendered=surrendered,
+        fouled=fouled,
+        played_value=float(played_value),
+        best=setting(solved.rows),
+        best_declare=solved.declare,
+        best_value=float(solved.expected),
+        special=solved.special,
+        special_value=None if solved.special_value is None else float(solved.special_value),
+        rows_value=float(solved.ordinary_expected),
+    )
+
+
+def _check_played(cards: Sequence[Card], played: Rows) -> None:
+    back, middle, front = played
+    if (len(back), len(middle), len(front)) != (5, 5, 3):
+        raise CapsaError("a setting has 5 cards in the back, 5 in the middle and 3 in the front")
+    if sorted(c.index for r in played for c in r) != sorted(c.index for c in cards):
+        raise CapsaError("the rows played are not these 13 cards")
+
+
+_FIVE = {int(m): i for i, m in enumerate((1 << C5).sum(axis=1))}  # position mask -> subset
+_THREE = {int(m): i for i, m in enumerate((1 << C3).sum(axis=1))}
+
+
+def _played_rows(tables: HandTables, played: Rows, fouled: bool) -> PlayedRows:
+    """The played rows as subset indices of the hand's sorted positions."""
+    position = {int(card): p for p, card in enumerate(tables.indices)}
+
+    def mask(row: Sequence[Card]) -> int:
+        return sum(1 << position[c.index] for c in row)
+
+    back, middle, front = played
+    return PlayedRows(_FIVE[mask(back)], _FIVE[mask(middle)], _THREE[mask(front)], fouled)
+
+
+def _declared_value(
+    tables: HandTables, preset: Preset, opponents: int, seed: int, declared: str
+) -> float:
+    """Expected points of declaring ``declared`` when it is not the hand's best special:
+    scored as hard scores the special it weighs, on the same deals."""
+    found = find_specials(tables, preset)
+    if declared not in found:
+        raise CapsaError(f"the hand does not hold '{declared}', so it cannot be declared")
+    _, ev = normal_choice(tables, preset, opponents)
+    odds = special_odds(tables.indices, preset)
+    edge = special_edge(tables.indices, preset, declared)
+    prior = declare_value(preset, odds, declared, edge) * opponents
+    _, _, value, _ = hard_choice(
+        tables, preset, opponents, ev, seed, odds, declared, found[declared], prior
+    )
+    assert value is not None
+    return value
