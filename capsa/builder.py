@@ -1,7 +1,8 @@
 """The hand builder's state: which cards a player placed in back and middle.
 
-A draft is small enough to live in a component's ``custom_id`` (two 52-bit masks), so the
-builder needs no memory of its own and keeps working across restarts.
+A draft is small enough to live in a component's ``custom_id`` (two 52-bit masks, and
+whether the rows are Auto-arrange's suggestion as it came), so the builder needs no memory
+of its own and keeps working across restarts.
 """
 
 from __future__ import annotations
@@ -26,27 +27,39 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(sort_hand(c for c in DECK if mask >> c.index & 1))
 
 
+DraftState = tuple[int, int, bool]  # back mask, middle mask, arranged
+
+
 @dataclass(frozen=True)
 class Draft:
     hand: tuple[Card, ...]
     back: tuple[Card, ...] = ()
     middle: tuple[Card, ...] = ()
+    arranged: bool = False  # the rows are Auto-arrange's, untouched since (the coach asks)
 
     @classmethod
     def start(cls, hand: Sequence[Card]) -> Draft:
         return cls(tuple(sort_hand(hand)))
 
     @classmethod
-    def decode(cls, hand: Sequence[Card], back_mask: int, middle_mask: int) -> Draft:
+    def decode(
+        cls, hand: Sequence[Card], back_mask: int, middle_mask: int, arranged: bool = False
+    ) -> Draft:
         """Rebuild a draft from masks, dropping anything not in the hand or clashing."""
         held = mask_of(hand)
         back_mask &= held
         middle_mask &= held & ~back_mask
-        return cls(tuple(sort_hand(hand)), cards_of(back_mask), cards_of(middle_mask))
+        draft = cls(tuple(sort_hand(hand)), cards_of(back_mask), cards_of(middle_mask))
+        return Draft(draft.hand, draft.back, draft.middle, arranged and draft.complete)
 
     @property
     def masks(self) -> tuple[int, int]:
         return mask_of(self.back), mask_of(self.middle)
+
+    @property
+    def state(self) -> DraftState:
+        """What ``decode`` rebuilds the draft from."""
+        return (*self.masks, self.arranged)
 
     @property
     def complete(self) -> bool:
@@ -103,8 +116,11 @@ class Draft:
             return Draft(self.hand, chosen, self.middle)
         return Draft(self.hand, self.back, chosen)
 
-    def with_setting(self, back: Sequence[Card], middle: Sequence[Card]) -> Draft:
-        return Draft(self.hand, tuple(sort_hand(back)), tuple(sort_hand(middle)))
+    def with_setting(
+        self, back: Sequence[Card], middle: Sequence[Card], arranged: bool = False
+    ) -> Draft:
+        """These rows; ``arranged``: they are Auto-arrange's suggestion."""
+        return Draft(self.hand, tuple(sort_hand(back)), tuple(sort_hand(middle)), arranged)
 
     def cleared(self) -> Draft:
         return Draft(self.hand)

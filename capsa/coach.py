@@ -20,10 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from capsa.cards import CapsaError, Card, parse_cards
+from capsa.cards import CapsaError, Card, format_cards, parse_cards
 from capsa.evaluator import C3, C5, HandTables, find_specials
 from capsa.hands import evaluate, is_fouled
-from capsa.presets import Preset
+from capsa.i18n import t
+from capsa.names import position_name, row_name, special_name
+from capsa.presets import POSITIONS, Preset
+from capsa.showdown import signed
 from capsa.solver import Rows, check_hand, default_seed, solve_indices
 from capsa.solver_mc import PlayedRows, hard_choice
 from capsa.solver_model import declare_value, normal_choice, special_edge, special_odds
@@ -151,11 +154,14 @@ def review_hand(
     declared: str | None = None,
     *,
     surrendered: bool = False,
+    foul: bool = False,
     origin: Origin = Origin.PLAYED,
     seed: int | None = None,
 ) -> Review:
     """Review the setting ``played`` (None only with ``surrendered``) of ``cards`` at a
-    table of ``opponents`` opponents. ``seed`` defaults to the hand's own, as ``arrange``'s."""
+    table of ``opponents`` opponents. ``foul``: the hand was scored as fouled whatever its
+    rows (a timed-out hand, by table setting). ``seed`` defaults to the hand's own, as
+    ``arrange``'s."""
     indices = check_hand(cards)
     if not 1 <= opponents <= 3:
         raise CapsaError(f"a table has 1 to 3 opponents, not {opponents}")
@@ -175,7 +181,7 @@ def review_hand(
     fouled = False
     if played is not None:
         _check_played(cards, played)
-        fouled = declared is None and is_fouled(*(evaluate(r) for r in played))
+        fouled = declared is None and (foul or is_fouled(*(evaluate(r) for r in played)))
         if declared is None and not surrendered:
             rows_played = _played_rows(tables, played, fouled)
     elif not surrendered:
@@ -208,6 +214,19 @@ def review_hand(
         special_value=None if solved.special_value is None else float(solved.special_value),
         rows_value=float(solved.ordinary_expected),
     )
+
+
+def review_job(
+    cards: Sequence[Card],
+    preset: Preset,
+    opponents: int,
+    played: Rows,
+    declared: str | None,
+    foul: bool,
+    origin: Origin,
+) -> Review:
+    """``review_hand`` with positional arguments only: a job for a worker process."""
+    return review_hand(cards, preset, opponents, played, declared, foul=foul, origin=origin)
 
 
 def _check_played(cards: Sequence[Card], played: Rows) -> None:
@@ -250,3 +269,74 @@ def _declared_value(
     )
     assert value is not None
     return value
+
+
+# --- the review in words ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReviewText:
+    """A review as text (the bot's embed, the terminal, screen readers): both settings row
+    by row with their values, the verdict, the notes (special, who set the hand) and how
+    the values were found."""
+
+    yours_title: str
+    yours: str
+    best_title: str
+    best: str
+    verdict: str
+    notes: tuple[str, ...]
+    how: str
+
+
+def review_text(review: Review, lang: str) -> ReviewText:
+    def points(value: float) -> str:
+        return signed(round(value, 2))
+
+    notes = []
+    if review.special is not None and review.special_value is not None:
+        notes.append(
+            t(
+                f"rev.{review.advice.value}",
+                lang,
+                special=special_name(review.special, lang),
+                special_points=points(review.special_value),
+                rows_points=points(review.rows_value),
+            )
+        )
+    if review.origin == Origin.AUTO:
+        notes.append(t("rev.auto", lang))
+    elif review.origin == Origin.TIMED_OUT:
+        notes.append(t("rev.timed_out", lang))
+    if review.is_best:
+        verdict = t("rev.best_choice", lang)
+    else:
+        verdict = t("rev.cost", lang, loss=f"{review.loss:.2f}")
+    return ReviewText(
+        yours_title=t("rev.yours", lang, points=points(review.played_value)),
+        yours=_setting_text(review.played, review.declared, review.surrendered, lang),
+        best_title=t("rev.best", lang, points=points(review.best_value)),
+        best=_setting_text(review.best, review.best_declare, False, lang),
+        verdict=verdict,
+        notes=tuple(notes),
+        how=t("rev.how", lang, opponents=review.opponents),
+    )
+
+
+def _setting_text(setting: Rows | None, declared: str | None, surrendered: bool, lang: str) -> str:
+    """Front on top, as on the table; then a declared special, a surrender or a foul."""
+    lines = []
+    if setting is not None:
+        for position, cards in reversed(list(zip(POSITIONS, setting, strict=True))):
+            row = evaluate(cards)
+            lines.append(
+                f"{position_name(position, lang)}: {format_cards(row.cards, symbols=True)}"
+                f" ({row_name(row, lang)})"
+            )
+    if surrendered:
+        lines.append(t("rev.surrendered", lang))
+    elif declared is not None:
+        lines.append(t("rev.declared", lang, special=special_name(declared, lang)))
+    elif setting is not None and is_fouled(*(evaluate(r) for r in setting)):
+        lines.append(t("rev.fouled", lang))
+    return "\n".join(lines)

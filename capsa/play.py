@@ -11,6 +11,10 @@ then the whole setting is shown, with the special the hand holds and both values
 special's points and the best ordinary setting's expected points), and the person locks
 it in, declares the special instead, or sets again. Nothing is ever declared for them.
 End of input (Ctrl-D) and Ctrl-C both stop the match and show the standings so far.
+
+After each showdown the coach's review of the person's hand (capsa.coach: their setting
+against the best one, valued as the ``hard`` level values settings) is a letter away:
+typed at the next round's first prompt, or answered at the offer after the last round.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
 from capsa.cards import CapsaError, Card, check_setting, deal, format_cards, parse_cards, sort_hand
+from capsa.coach import Origin, review_hand, review_text
 from capsa.commands import command
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import DEFAULT_LANG, LANGS, has, t
@@ -41,6 +46,7 @@ SURRENDER_KEY = "s"
 DECLARE_KEY = "d"
 BACK_KEY = "b"  # at the middle row: type the back row again
 QUIT_KEY = "q"
+REVIEW_KEY = "r"  # the coach's review of the hand of the round before
 QUIT_WORDS = (QUIT_KEY, "quit", "exit")
 EXIT_INTERRUPTED = 130  # Ctrl-C: the standings are shown, then the shell's usual status
 
@@ -158,6 +164,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
         term.say("play.options", options=options)
     term.say("play.howto", auto=AUTO_KEY, quit=QUIT_KEY)
     status = 0
+    last: _Played | None = None
     try:
         while not match.finished:
             round_seed = rng.randrange(2**32)
@@ -166,8 +173,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
             term.say()
             term.say("play.round", k=match.round_number, n=match.length)
             advice = arrange(hands[0], preset, args.level, opponents, seed=round_seed)
-            hand = _Hand(you, sort_hand(hands[0]), preset, opponents, args.level, advice)
-            seats = [_human_seat(term, hand)]
+            hand = _Hand(you, sort_hand(hands[0]), preset, opponents, args.level, advice, last)
+            played = _human_seat(term, hand)
+            seats = [played.seat]
             for i in range(1, args.players):
                 a = arrange(hands[i], preset, args.level, opponents, seed=round_seed + i)
                 seats.append(Seat(names[i], a.back, a.middle, a.front, declare=a.declare))
@@ -175,6 +183,11 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
             term.say("play.showdown")
             text = showdown_text(result, match.totals, len(match.results), match.length, args.lang)
             term.write(text)
+            last = played
+            if not match.finished:
+                term.say("play.review_hint", letter=REVIEW_KEY)
+            elif _offer_review(term):
+                _show_review(term, last)
     except _EOF:
         term.say()
         term.say("play.eof")
@@ -217,19 +230,30 @@ class _Hand:
     opponents: int
     level: str  # --level
     advice: Arrangement  # the solver's, at --level: auto-arrange and both values
+    previous: _Played | None = None  # the person's hand of the round before, for a review
+
+
+@dataclass(frozen=True)
+class _Played:
+    """A hand as the person locked it in: what the coach reviews."""
+
+    hand: _Hand
+    seat: Seat
+    origin: Origin
 
 
 def _points(value: float) -> str:
     return signed(round(value, 1))
 
 
-def _human_seat(term: _Terminal, hand: _Hand) -> Seat:
+def _human_seat(term: _Terminal, hand: _Hand) -> _Played:
     term.say("play.cards", cards=format_cards(hand.cards, symbols=True))
     special = hand.advice.special
     if special is not None:
         _offer_special(term, hand, special)
     while True:
-        rows = _ask_rows(term, hand)
+        rows, arranged = _ask_rows(term, hand)
+        origin = Origin.AUTO if arranged else Origin.PLAYED
         seat = Seat(hand.name, surrender=True) if rows is None else Seat(hand.name, *rows)
         _show_setting(term, hand, seat)
         if rows is not None and special is not None:
@@ -244,13 +268,14 @@ def _human_seat(term: _Terminal, hand: _Hand) -> Seat:
                 rows_points=_points(hand.advice.ordinary_expected),
             )
             if choice == "rows":
-                return seat
+                return _Played(hand, seat, origin)
             if choice == "again":
                 continue
             seat = Seat(hand.name, *_declared_rows(hand, special, rows), declare=special)
+            origin = Origin.PLAYED  # declaring is the person's own choice
             _show_setting(term, hand, seat)
         if _ask_choice(term, "play.lock", {"y": True, "n": False}):
-            return seat
+            return _Played(hand, seat, origin)
 
 
 def _offer_special(term: _Terminal, hand: _Hand, special: str) -> None:
@@ -279,20 +304,23 @@ def _declared_rows(hand: _Hand, special: str, rows: Rows) -> Rows:
     return found
 
 
-def _ask_rows(term: _Terminal, hand: _Hand) -> Rows | None:
-    """The person's rows, typed or auto-arranged; None for a surrender."""
+def _ask_rows(term: _Terminal, hand: _Hand) -> tuple[Rows | None, bool]:
+    """The person's rows, typed or auto-arranged (then True); None for a surrender."""
     while True:
         answer = term.ask("play.ask_back", auto=AUTO_KEY)
         key = answer.lower()
         if not answer:
             _help_back(term, hand)
             continue
+        if key == REVIEW_KEY and hand.previous is not None:
+            _show_review(term, hand.previous)
+            continue
         if key == AUTO_KEY:
             level = term.text(f"choice.{hand.level}")
             term.say("play.auto", level=level, points=_points(hand.advice.ordinary_expected))
-            return hand.advice.ordinary
+            return hand.advice.ordinary, True
         if key == SURRENDER_KEY and hand.preset.surrender:
-            return None
+            return None, False
         try:
             back = _cards_of(answer, hand.cards, hand.cards, "back")
         except CapsaError as err:
@@ -304,7 +332,7 @@ def _ask_rows(term: _Terminal, hand: _Hand) -> Rows | None:
             continue
         front = tuple(c for c in rest if c not in middle)
         check_setting(hand.cards, back, middle, front)
-        return back, middle, front
+        return (back, middle, front), False
 
 
 def _ask_middle(term: _Terminal, hand: _Hand, rest: list[Card]) -> tuple[Card, ...] | None:
@@ -338,6 +366,8 @@ def _help_back(term: _Terminal, hand: _Hand) -> None:
     term.say("play.help_auto", letter=AUTO_KEY)
     if hand.preset.surrender:
         term.say("play.help_surrender", letter=SURRENDER_KEY, cost=hand.preset.surrender_cost)
+    if hand.previous is not None:
+        term.say("play.help_review", letter=REVIEW_KEY)
     term.say("play.help_quit", letter=QUIT_KEY)
 
 
@@ -400,3 +430,37 @@ def _ask_choice(term: _Terminal, msg: str, answers: dict[str, _T], /, **values: 
         if answer in answers:
             return answers[answer]
         term.say("play.answer", choices="/".join(answers))
+
+
+# --- the coach ----------------------------------------------------------------------------
+
+
+def _offer_review(term: _Terminal) -> bool:
+    """After the last round: does the person want the review? End of input means no."""
+    try:
+        return term.ask("play.review_offer", letter=REVIEW_KEY).lower() == REVIEW_KEY
+    except _EOF:
+        term.say()
+        return False
+
+
+def _show_review(term: _Terminal, played: _Played) -> None:
+    """The coach's review of a locked-in hand, as the bot's "Review my hand" gives it."""
+    hand, seat = played.hand, played.seat
+    review = review_hand(
+        hand.cards,
+        hand.preset,
+        hand.opponents,
+        None if seat.surrender else seat.setting,
+        seat.declare,
+        surrendered=seat.surrender,
+        origin=played.origin,
+    )
+    text = review_text(review, term.lang)
+    term.say()
+    for block in (text.yours_title, text.yours, text.best_title, text.best):
+        for line in block.splitlines():
+            term.write("  " + line)
+    for line in (text.verdict, *text.notes, text.how):
+        term.write("  " + line)
+    term.say()

@@ -27,6 +27,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from capsa.cards import Card, sort_hand
+from capsa.coach import Review, review_text
 from capsa.hands import Row, evaluate, foul_positions
 from capsa.i18n import t
 from capsa.match import Standing
@@ -748,6 +749,59 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
         ink = GOLD if points > 0 else LOSS if points < 0 else TEXT_DIM
         _text(draw, (x + 30 + CHIP + 10, y + line_h / 2), text, 15, fill=ink, anchor="lm")
         y += line_h
+
+
+# --- the coach's review -----------------------------------------------------------------
+
+
+def render_review(review: Review, lang: str = "en") -> bytes:
+    """The coach's review as JPEG bytes (``review.jpg``): the person's setting and the best
+    setting side by side, each under its title and value (capsa.coach.review_text), a
+    declared special or a surrender named under its rows."""
+    text = review_text(review, lang)
+    panels = [
+        (text.yours_title, review.played, review.declared, review.surrendered),
+        (text.best_title, review.best, review.best_declare, False),
+    ]
+    pictures = []
+    for title, rows, declared, surrendered in panels:
+        body = (
+            _hand_rows(review.cards, rows, lang) if rows is not None else _hand_strip(review.cards)
+        )
+        label = None
+        if surrendered:
+            label = t("rev.surrendered", lang)
+        elif declared is not None:
+            label = t("rev.declared", lang, special=special_name(declared, lang))
+        pictures.append((title, body, label))
+    title_h, label_h, gap = 44, 36, 12
+    width = sum(body.width for _, body, _ in pictures) + gap
+    height = title_h + max(body.height for _, body, _ in pictures) + label_h
+    canvas = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(canvas)
+    x = 0
+    for title, body, label in pictures:
+        _text(
+            draw,
+            (x + body.width / 2, title_h / 2 + 4),
+            _fit(title, 24, True, body.width - 2 * MARGIN),
+            24,
+            fill=GOLD,
+            anchor="mm",
+        )
+        canvas.paste(body, (x, title_h))
+        if label:
+            y = title_h + body.height + label_h / 2 - 6
+            _text(
+                draw,
+                (x + body.width / 2, y),
+                _fit(label, 20, True, body.width),
+                20,
+                fill=TEXT,
+                anchor="mm",
+            )
+        x += body.width + gap
+    return _jpeg(canvas)
 
 
 # --- standings ------------------------------------------------------------------------------

@@ -21,7 +21,13 @@ from capsa.showdown import signed
 from cogs.embeds import GOLD, GREEN, GREY
 from cogs.replies import guarded, user_lang
 from cogs.tables import tables_of
-from data.repository import LEADERBOARD_SORTS, GuildSettings, Repository
+from data.repository import (
+    LEADERBOARD_SORTS,
+    RECENT_REVIEWS,
+    SHARPEST_MIN_ROUNDS,
+    GuildSettings,
+    Repository,
+)
 
 PAGE_SIZE = 10
 PERIODS = {"all": None, "30d": 30, "7d": 7}
@@ -42,7 +48,7 @@ async def show_leaderboard(
         return
     days = PERIODS.get(period)
     now = time.time()
-    count = await repo.leaderboard_count(interaction.guild_id, period_days=days, now=now)
+    count = await repo.leaderboard_count(interaction.guild_id, period_days=days, now=now, sort=sort)
     page, pages = page_bounds(count, page)
     rows = await repo.leaderboard(
         interaction.guild_id,
@@ -58,7 +64,21 @@ async def show_leaderboard(
         ),
         colour=GOLD,
     )
-    if rows:
+    sharpest = sort == "sharpest"
+    if rows and sharpest:
+        lines = [
+            t(
+                "lb.row_sharp",
+                lang,
+                pos=page * PAGE_SIZE + i + 1,
+                name=f"<@{row.user_id}>",
+                loss=f"{row.loss or 0.0:.2f}",
+                reviewed=row.reviewed,
+            )
+            for i, row in enumerate(rows)
+        ]
+        embed.description = "\n".join([t("lb.sharp_note", lang, min=SHARPEST_MIN_ROUNDS), *lines])
+    elif rows:
         embed.description = "\n".join(
             t(
                 "lb.row",
@@ -73,7 +93,9 @@ async def show_leaderboard(
             for i, row in enumerate(rows)
         )
     else:
-        embed.description = t("lb.empty", lang)
+        embed.description = t(
+            "lb.sharp_empty" if sharpest else "lb.empty", lang, min=SHARPEST_MIN_ROUNDS
+        )
     embed.set_footer(text=t("lb.page", lang, page=page + 1, pages=pages))
     view = leaderboard_view(sort, period, page, pages, lang)
     if edit:
@@ -112,6 +134,17 @@ async def show_stats(
         cards = format_cards(parse_cards(best["cards"]), symbols=True)
         best_text = f"{category_name(best['category'], lang)}: {cards}"
     embed.add_field(name=t("st.best", lang), value=best_text, inline=False)
+    coach = t("st.coach_none", lang)
+    if stats.reviewed and stats.loss_all is not None and stats.loss_recent is not None:
+        coach = t(
+            "st.coach_value",
+            lang,
+            recent=min(stats.reviewed, RECENT_REVIEWS),
+            loss_recent=f"{stats.loss_recent:.2f}",
+            reviewed=stats.reviewed,
+            loss_all=f"{stats.loss_all:.2f}",
+        )
+    embed.add_field(name=t("st.coach", lang), value=coach, inline=False)
     await interaction.response.send_message(embed=embed)
 
 

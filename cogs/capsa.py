@@ -21,6 +21,7 @@ from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from cogs import board, history, views
+from cogs.coach import Coach
 from cogs.hand_builder import BuilderDisplay, HandBuilder
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
@@ -59,11 +60,13 @@ def build_tables(client: discord.Client, repo: Repository, workers: WorkerPool) 
     scheduler = Scheduler()
     services = TableServices(client, repo, workers, scheduler)
     display = BuilderDisplay(services)
-    rounds = Rounds(services, display)
+    coach = Coach(services)
+    rounds = Rounds(services, display, coach)
     return Tables(
         scheduler=scheduler,
         services=services,
         display=display,
+        coach=coach,
         rounds=rounds,
         builder=HandBuilder(services, display, rounds),
         lobby=Lobby(services, rounds),

@@ -8,6 +8,7 @@ import discord
 
 from capsa.builder import Draft, preview_lines
 from capsa.cards import format_cards
+from capsa.coach import Review, review_text
 from capsa.i18n import t
 from capsa.match import Standing
 from capsa.names import special_name
@@ -156,4 +157,20 @@ def standings_embed(standings: Sequence[Standing], lang: str) -> discord.Embed:
         title=t("sd.final_title", lang), colour=GOLD, description="\n".join(lines)
     )
     embed.add_field(name="🏆", value=t("sd.winner", lang, names=winners), inline=False)
+    return embed
+
+
+def review_embed(review: Review, number: int, lang: str) -> discord.Embed:
+    """The coach's review of one hand: both settings with their values (text as well as the
+    picture), the verdict and the notes; how the values were found in the footer."""
+    text = review_text(review, lang)
+    colour = GREEN if review.is_best else GOLD
+    embed = discord.Embed(
+        title=t("rev.title", lang, k=number),
+        description="\n".join([f"**{text.verdict}**", *text.notes]),
+        colour=colour,
+    )
+    embed.add_field(name=text.yours_title, value=text.yours, inline=True)
+    embed.add_field(name=text.best_title, value=text.best, inline=True)
+    embed.set_footer(text=text.how)
     return embed

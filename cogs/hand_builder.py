@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from capsa.builder import Draft
+from capsa.builder import Draft, DraftState
 from capsa.cards import CapsaError, parse_cards
 from capsa.i18n import t
 from capsa.names import special_name
@@ -168,7 +168,7 @@ class HandBuilder:
         act: BuilderAction,
         round_id: int,
         seat: int,
-        masks: tuple[int, int],
+        state: DraftState,
         values: list[str],
     ) -> None:
         # Acknowledge first: everything below (database, solver, picture) may take a while
@@ -193,7 +193,7 @@ class HandBuilder:
         if hand.submitted:
             await tell(interaction, t("hand.already", lang))
             return
-        draft = Draft.decode(parse_cards(hand.cards), *masks)
+        draft = Draft.decode(parse_cards(hand.cards), *state)
         note = None
         if act in (BuilderAction.BACK, BuilderAction.MIDDLE):
             position = "back" if act == BuilderAction.BACK else "middle"
@@ -208,7 +208,7 @@ class HandBuilder:
             # The best ordinary rows, never the special: when the hand holds one, both
             # choices are shown with their expected points and the person picks.
             arrangement = await self.services.suggest(match, rnd, seat)
-            draft = draft.with_setting(*arrangement.ordinary[:2])
+            draft = draft.with_setting(*arrangement.ordinary[:2], arranged=True)
             if arrangement.special:
                 note = special_choice(match, arrangement, lang)
         elif act == BuilderAction.DECLARE:
@@ -271,7 +271,14 @@ class HandBuilder:
     ) -> None:
         back, middle, front = ([c.code for c in row] for row in draft.setting)
         accepted = await self.repo.submit_hand(
-            rnd.id, seat, back, middle, front, declare, fouled=declare is None and draft.fouled
+            rnd.id,
+            seat,
+            back,
+            middle,
+            front,
+            declare,
+            fouled=declare is None and draft.fouled,
+            arranged=declare is None and draft.arranged,
         )
         if not accepted:
             await tell(interaction, t("hand.already", lang))

@@ -8,7 +8,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -40,6 +40,7 @@ from data.repository import (
 )
 
 if TYPE_CHECKING:
+    from cogs.coach import Coach
     from cogs.hand_builder import BuilderDisplay
 
 log = logging.getLogger(__name__)
@@ -52,18 +53,20 @@ class Rounds:
     """A started table's rounds: the deal (computers set their rows, the status message,
     the builders by DM, drawn by ``display``), the countdown, scoring once, the showdown,
     the pause before the next round, the final standings, and picking all that up again
-    after a restart."""
+    after a restart. ``coach`` reviews people's hands once a showdown is out."""
 
     def __init__(
         self,
         services: TableServices,
         display: BuilderDisplay,
+        coach: Coach,
         *,
         next_round_seconds: float = NEXT_ROUND_SECONDS,
     ) -> None:
         self.services = services
         self.repo = services.repo
         self.display = display
+        self.coach = coach
         self.next_round_seconds = next_round_seconds
         self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -233,6 +236,7 @@ class Rounds:
             if posted:  # the showdown first: players wait for it
                 await self._post_showdown(match, rnd, result)
             if scored_now or posted:  # (posted: an earlier call scored it, then failed)
+                self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
                 await self.refresh_status(match, rnd)
             self.services.scheduler.cancel(match_id)
             if rnd.number >= match.rounds_total:
@@ -290,16 +294,15 @@ class Rounds:
         if not last:
             when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
             embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
-        view = None if last else views.next_view(match.id, rnd.number, lang)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        view = views.showdown_view(match.id, rnd.number, rnd.id, lang, next_button=not last)
         channel = self.services.channel(match.channel_id)
         try:
-            message = await channel.send(embeds=embed_list, files=files, **extra)
+            message = await channel.send(embeds=embed_list, files=files, view=view)
         except discord.HTTPException:
             log.exception("table %s: showdown of round %s refused", match.id, rnd.number)
             embed_list[0].set_image(url=None)  # once more without the picture (Attach Files?)
             try:
-                message = await channel.send(embeds=embed_list, **extra)
+                message = await channel.send(embeds=embed_list, view=view)
             except discord.HTTPException:
                 log.exception("table %s: could not post the showdown", match.id)
                 return
@@ -363,7 +366,10 @@ class Rounds:
         if current is None or current.number != number or current.status != RoundStatus.SCORED:
             await tell(interaction, t("ans.next_wait", lang))
             return
-        await interaction.edit_original_response(view=None)
+        lang = match.language  # the showdown's own buttons stay in the table's language
+        await interaction.edit_original_response(
+            view=views.showdown_view(match_id, number, current.id, lang, next_button=False)
+        )
         await self.start_next(match_id, number + 1)
 
     async def _next_on_time(self, match_id: int, number: int) -> None:
@@ -379,7 +385,10 @@ class Rounds:
         try:
             channel = self.services.channel(match.channel_id)
             message = channel.get_partial_message(shown.showdown_message_id)
-            await message.edit(view=None)
+            view = views.showdown_view(
+                match_id, shown.number, shown.id, match.language, next_button=False
+            )
+            await message.edit(view=view)
         except discord.HTTPException:
             log.info("table %s: could not take Next off a showdown", match_id)
 

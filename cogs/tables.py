@@ -7,6 +7,8 @@ in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them 
 * ``TableServices`` (cogs/table_base.py): the repository, channels, per-table locks, the
   worker processes and the ``Scheduler`` (cogs/scheduler.py) of timers and background jobs;
 * ``Rounds`` (cogs/rounds.py): deal, status, countdown, scoring, showdown, next round;
+* ``Coach`` (cogs/coach.py): each person's hand reviewed after the showdown, and "Review
+  my hand";
 * ``HandBuilder`` (cogs/hand_builder.py): the builder's clicks; it hands a complete round to
   the rounds, and both draw builders with one ``BuilderDisplay``;
 * ``Lobby`` (cogs/lobby.py): open, join, leave, computers, start (a round), cancel, expire.
@@ -27,6 +29,7 @@ from data.repository import MatchStatus
 if TYPE_CHECKING:
     import discord
 
+    from cogs.coach import Coach
     from cogs.hand_builder import BuilderDisplay, HandBuilder
     from cogs.lobby import Lobby
     from cogs.rounds import Rounds
@@ -45,13 +48,15 @@ class Tables:
     scheduler: Scheduler
     services: TableServices
     display: BuilderDisplay
+    coach: Coach
     rounds: Rounds
     builder: HandBuilder
     lobby: Lobby
 
     async def resume(self) -> None:
         """Pick every open table up again: lobbies' expiry (and the lobby message of a table
-        that has started), countdowns, pending showdowns."""
+        that has started), countdowns, pending showdowns; and the coach's reviews of recent
+        rounds that have none yet."""
         for match in await self.services.repo.active_matches():
             try:
                 self.lobby.resume(match)
@@ -59,6 +64,7 @@ class Tables:
                     await self.rounds.resume(match)
             except Exception:
                 log.exception("table %s: could not resume", match.id)
+        await self.coach.resume()
 
     async def stop(self) -> None:
         """At shutdown: end every timer and background job before the database closes."""

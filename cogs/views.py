@@ -14,7 +14,7 @@ from typing import Any, Self, TypeVar
 
 import discord
 
-from capsa.builder import Draft
+from capsa.builder import Draft, DraftState
 from capsa.i18n import t
 from capsa.names import special_name
 from cogs.replies import guarded, tell, user_lang
@@ -174,9 +174,52 @@ class NextRoundButton(
         )
 
 
-def next_view(match_id: int, number: int, lang: str) -> discord.ui.View:
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"capsa:review:(?P<round>\d+)"
+):
+    """ "Review my hand", on a showdown and on each person's DM of that round: the presser's
+    own review, privately (``Coach.pressed``)."""
+
+    def __init__(self, round_id: int, lang: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("btn.review", lang),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔍",
+                custom_id=f"capsa:review:{round_id}",
+            )
+        )
+        self.round_id = round_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _hand_over(
+            self,
+            interaction,
+            (self.round_id,),
+            lambda tables: tables.coach.pressed(interaction, self.round_id),
+        )
+
+
+def review_view(round_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(NextRoundButton(match_id, number, lang))
+    view.add_item(ReviewButton(round_id, lang))
+    return view
+
+
+def showdown_view(
+    match_id: int, number: int, round_id: int, lang: str, *, next_button: bool
+) -> discord.ui.View:
+    """A showdown's buttons: Next (until the next round starts) and Review my hand."""
+    view = discord.ui.View(timeout=None)
+    if next_button:
+        view.add_item(NextRoundButton(match_id, number, lang))
+    view.add_item(ReviewButton(round_id, lang))
     return view
 
 
@@ -239,13 +282,16 @@ BUTTONS = tuple(a for a in BuilderAction if a not in SELECTS)
 def _builder_template(acts: tuple[BuilderAction, ...]) -> str:
     return (
         rf"capsa:h:(?P<act>[{''.join(acts)}]):(?P<round>\d+):(?P<seat>\d)"
-        r":(?P<b>[0-9a-f]+):(?P<m>[0-9a-f]+)"
+        r":(?P<b>[0-9a-f]+):(?P<m>[0-9a-f]+)(?P<arranged>:a)?"
     )
 
 
 def builder_id(act: BuilderAction, round_id: int, seat: int, draft: Draft) -> str:
+    """The component's state: the draft's masks, and ``:a`` while its rows are
+    Auto-arrange's suggestion (ids without it, from before the coach, read as not)."""
     back, middle = draft.masks
-    return f"capsa:h:{act}:{round_id}:{seat}:{back:x}:{middle:x}"
+    arranged = ":a" if draft.arranged else ""
+    return f"capsa:h:{act}:{round_id}:{seat}:{back:x}:{middle:x}{arranged}"
 
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
@@ -256,15 +302,15 @@ class _BuilderItem(discord.ui.DynamicItem[ItemT], template=_builder_template(tup
     custom_id, and the hand-over to the hand builder."""
 
     def __init__(
-        self, item: ItemT, act: BuilderAction, round_id: int, seat: int, masks: tuple[int, int]
+        self, item: ItemT, act: BuilderAction, round_id: int, seat: int, state: DraftState
     ) -> None:
         super().__init__(item)
-        self.act, self.round_id, self.seat, self.masks = act, round_id, seat, masks
+        self.act, self.round_id, self.seat, self.state = act, round_id, seat, state
 
     @staticmethod
-    def _state(match: re.Match[str]) -> tuple[BuilderAction, int, int, tuple[int, int]]:
-        masks = (int(match["b"], 16), int(match["m"], 16))
-        return BuilderAction(match["act"]), int(match["round"]), int(match["seat"]), masks
+    def _state(match: re.Match[str]) -> tuple[BuilderAction, int, int, DraftState]:
+        state = (int(match["b"], 16), int(match["m"], 16), match["arranged"] is not None)
+        return BuilderAction(match["act"]), int(match["round"]), int(match["seat"]), state
 
     def _values(self, interaction: discord.Interaction) -> list[str]:
         return []
@@ -276,7 +322,7 @@ class _BuilderItem(discord.ui.DynamicItem[ItemT], template=_builder_template(tup
             interaction,
             (self.round_id,),
             lambda tables: tables.builder.action(
-                interaction, self.act, self.round_id, self.seat, self.masks, values
+                interaction, self.act, self.round_id, self.seat, self.state, values
             ),
         )
 
@@ -314,7 +360,7 @@ def builder_view(
 ) -> discord.ui.View:
     """Back select, middle select, then Auto-arrange / Declare / Clear / Submit."""
     view = discord.ui.View(timeout=None)
-    masks = draft.masks
+    state = draft.state
     for act, position, options, chosen in (
         (BuilderAction.BACK, "back", draft.back_options(), draft.back),
         (BuilderAction.MIDDLE, "middle", draft.middle_options(), draft.middle),
@@ -330,7 +376,7 @@ def builder_view(
             ],
             row=0 if act == BuilderAction.BACK else 1,
         )
-        view.add_item(BuilderSelect(select, act, round_id, seat, masks))
+        view.add_item(BuilderSelect(select, act, round_id, seat, state))
     buttons = [(BuilderAction.AUTO, t("btn.auto", lang), discord.ButtonStyle.secondary)]
     if special:
         label = t("btn.declare", lang, special=special_name(special, lang))
@@ -341,7 +387,7 @@ def builder_view(
         button: discord.ui.Button = discord.ui.Button(
             custom_id=builder_id(act, round_id, seat, draft), label=label, style=style, row=2
         )
-        view.add_item(BuilderButton(button, act, round_id, seat, masks))
+        view.add_item(BuilderButton(button, act, round_id, seat, state))
     return view
 
 
@@ -353,7 +399,7 @@ def confirm_foul_view(round_id: int, seat: int, draft: Draft, lang: str) -> disc
         label=t("btn.submit_foul", lang),
         style=discord.ButtonStyle.danger,
     )
-    view.add_item(BuilderButton(button, act, round_id, seat, draft.masks))
+    view.add_item(BuilderButton(button, act, round_id, seat, draft.state))
     return view
 
 
@@ -364,4 +410,5 @@ DYNAMIC_ITEMS = (
     BuilderSelect,
     BuilderButton,
     RematchButton,
+    ReviewButton,
 )

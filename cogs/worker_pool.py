@@ -29,11 +29,13 @@ T = TypeVar("T")
 
 class Priority(IntEnum):
     """Work for the worker processes, most urgent first: what the whole table waits for (the
-    showdown), then what starts a round, then one player's own clicks."""
+    showdown), then what starts a round, then one player's own clicks, then the coach's
+    reviews, which nobody waits for."""
 
     SHOWDOWN = 0
     DEAL = 1
     CLICK = 2
+    REVIEW = 3
 
 
 class WorkerGate:

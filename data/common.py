@@ -14,6 +14,7 @@ from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
 
 from .repository import (
     LEADERBOARD_SORTS,
+    SHARPEST_MIN_ROUNDS,
     HandRecord,
     MatchRecord,
     MatchStatus,
@@ -42,6 +43,7 @@ LEADER_ORDER = {
     "wins": "wins DESC, points DESC, matches ASC, user_id ASC",
     "matches": "matches DESC, wins DESC, points DESC, user_id ASC",
     "sweeps": "sweeps DESC, points DESC, user_id ASC",
+    "sharpest": "loss ASC, reviewed DESC, user_id ASC",
 }
 
 
@@ -98,6 +100,27 @@ def check_new_match(seats_count: int, rounds_total: int, timeout_action: str) ->
 def check_sort(sort: str) -> None:
     if sort not in LEADERBOARD_SORTS:
         raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
+
+
+def ranked_where(sort: str) -> str:
+    """The WHERE of a leaderboard over the ``board`` CTE (aliased ``b``): ``sharpest``
+    ranks only the players with SHARPEST_MIN_ROUNDS reviewed rounds that count."""
+    return f" WHERE b.reviewed >= {SHARPEST_MIN_ROUNDS}" if sort == "sharpest" else ""
+
+
+def coach_fields(row: Row) -> dict[str, Any]:
+    """PlayerStats' coach fields from a row of ``reviewed``, ``loss_all``, ``loss_recent``
+    and ``uncounted``."""
+
+    def mean(value: Any) -> float | None:
+        return None if value is None else float(value)
+
+    return {
+        "reviewed": int(row["reviewed"] or 0),
+        "loss_all": mean(row["loss_all"]),
+        "loss_recent": mean(row["loss_recent"]),
+        "uncounted": int(row["uncounted"] or 0),
+    }
 
 
 def period_start(period_days: int | None, now: float | None) -> float | None:
@@ -176,6 +199,7 @@ def hand_record(r: Row, secs: Seconds) -> HandRecord:
         dm_channel_id=r["dm_channel_id"],
         dm_message_id=r["dm_message_id"],
         dm_refused=bool(r["dm_refused"]),
+        arranged=bool(r["arranged"]),
     )
 
 

@@ -35,7 +35,16 @@ from .sqlite_db import migrate as migrate_sqlite
 
 # The data tables, parents before children (foreign keys); schema_migrations is each
 # database's own.
-TABLES = ("guild_settings", "players", "matches", "match_seats", "rounds", "hands", "round_scores")
+TABLES = (
+    "guild_settings",
+    "players",
+    "matches",
+    "match_seats",
+    "rounds",
+    "hands",
+    "round_scores",
+    "hand_reviews",
+)
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")
 CHUNK = 5000  # rows sent per COPY

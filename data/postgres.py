@@ -31,12 +31,14 @@ from .common import (
     check_scores_seats,
     check_setting,
     check_sort,
+    coach_fields,
     from_json,
     hand_record,
     match_record,
     match_summary,
     now_or,
     period_start,
+    ranked_where,
     round_record,
     seat_record,
     to_json,
@@ -45,6 +47,7 @@ from .postgres_db import create_pool, migrate
 from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
+    RECENT_REVIEWS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -78,7 +81,7 @@ _MATCH_ROWS = (
 # A round and its hands, one row per hand.
 _ROUND_ROWS = (
     "SELECT r.*, h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
-    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused"
+    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged"
     " FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
 )
 
@@ -600,6 +603,7 @@ class PostgresRepository:
         fouled: bool,
         auto: bool = False,
         *,
+        arranged: bool = False,
         now: float | None = None,
     ) -> bool:
         rows = {"back": back, "middle": middle, "front": front}
@@ -620,7 +624,7 @@ class PostgresRepository:
             return 1 == await self._exec(
                 conn,
                 "UPDATE hands SET back = $1, middle = $2, front = $3, declare = $4, fouled = $5,"
-                " auto = $6, submitted_at = $7"
+                " auto = $6, submitted_at = $7, arranged = $10"
                 " WHERE round_id = $8 AND seat = $9 AND submitted_at IS NULL",
                 texts["back"],
                 texts["middle"],
@@ -631,6 +635,7 @@ class PostgresRepository:
                 ts(t),
                 round_id,
                 seat,
+                bool(arranged),
             )
 
     async def score_round(
@@ -736,7 +741,10 @@ class PostgresRepository:
         score_time = "" if when is None else f" AND scored_at >= {when}"
         finish_time = "" if when is None else f" AND m.finished_at >= {when}"
         return (
-            "WITH pts AS ("
+            "WITH rev AS ("
+            "  SELECT user_id, COUNT(*) AS reviewed, AVG(loss) AS loss FROM hand_reviews"
+            f"  WHERE guild_id = {guild} AND counted{score_time} GROUP BY user_id"
+            "), pts AS ("
             "  SELECT user_id, SUM(points) AS points, SUM(sweeps_given) AS sweeps,"
             "   COUNT(*) AS rounds FROM round_scores"
             f"  WHERE guild_id = {guild} AND user_id IS NOT NULL{score_time} GROUP BY user_id"
@@ -750,10 +758,12 @@ class PostgresRepository:
             "), board AS ("
             "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
             "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
-            "   COALESCE(pts.rounds, 0) AS rounds"
+            "   COALESCE(pts.rounds, 0) AS rounds, COALESCE(rev.reviewed, 0) AS reviewed,"
+            "   rev.loss AS loss"
             "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
             "  LEFT JOIN pts ON pts.user_id = u.user_id"
             "  LEFT JOIN res ON res.user_id = u.user_id"
+            "  LEFT JOIN rev ON rev.user_id = u.user_id"
             ") "
         )
 
@@ -773,7 +783,7 @@ class PostgresRepository:
         rows = await self._pool.fetch(
             cte + "SELECT b.*, COALESCE(pl.name, '') AS name FROM board b"
             f" LEFT JOIN players pl ON pl.guild_id = {guild} AND pl.user_id = b.user_id"
-            f" ORDER BY {LEADER_ORDER[sort]}"
+            f"{ranked_where(sort)} ORDER BY {LEADER_ORDER[sort]}"
             f" LIMIT {p(max(0, int(limit)))} OFFSET {p(max(0, int(offset)))}",
             *p,
         )
@@ -786,16 +796,24 @@ class PostgresRepository:
                 matches=int(r["matches"]),
                 sweeps=int(r["sweeps"]),
                 rounds=int(r["rounds"]),
+                reviewed=int(r["reviewed"]),
+                loss=None if r["loss"] is None else float(r["loss"]),
             )
             for r in rows
         ]
 
     async def leaderboard_count(
-        self, guild_id: int, period_days: int | None = None, now: float | None = None
+        self,
+        guild_id: int,
+        period_days: int | None = None,
+        now: float | None = None,
+        sort: str = "points",
     ) -> int:
+        check_sort(sort)
         p = _Params()
         cte = self._leader_cte(p, p(guild_id), period_start(period_days, now))
-        return int(await self._pool.fetchval(cte + "SELECT COUNT(*) FROM board", *p))
+        sql = cte + f"SELECT COUNT(*) FROM board b{ranked_where(sort)}"
+        return int(await self._pool.fetchval(sql, *p))
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         where = "guild_id = $1 AND user_id = $2"
@@ -828,7 +846,19 @@ class PostgresRepository:
                 guild_id,
                 user_id,
             )
-        assert agg is not None and res is not None
+            coach = await conn.fetchrow(
+                "SELECT COUNT(*) FILTER (WHERE counted) AS reviewed,"
+                " AVG(loss) FILTER (WHERE counted) AS loss_all,"
+                " COUNT(*) FILTER (WHERE NOT counted) AS uncounted,"
+                " (SELECT AVG(loss) FROM (SELECT loss FROM hand_reviews"
+                f"   WHERE {where} AND counted"
+                "   ORDER BY scored_at DESC, round_id DESC LIMIT $3) recent) AS loss_recent"
+                f" FROM hand_reviews WHERE {where}",
+                guild_id,
+                user_id,
+                RECENT_REVIEWS,
+            )
+        assert agg is not None and res is not None and coach is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])
         return PlayerStats(
@@ -844,7 +874,58 @@ class PostgresRepository:
             fouls=int(agg["fouls"]),
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best),
+            **coach_fields(coach),
         )
+
+    # ------------------------------------------------------------------ the coach
+
+    async def store_review(
+        self,
+        round_id: int,
+        seat: int,
+        review: dict[str, Any],
+        loss: float,
+        counted: bool,
+        *,
+        now: float | None = None,
+    ) -> bool:
+        text = to_json(review)
+        t = ts(now_or(now))
+        status = await self._pool.execute(
+            "INSERT INTO hand_reviews (round_id, seat, match_id, guild_id, user_id, loss,"
+            " counted, review, scored_at, reviewed_at)"
+            " SELECT r.id, s.seat, m.id, m.guild_id, s.user_id, $1, $2, $3, r.scored_at, $4"
+            " FROM rounds r JOIN matches m ON m.id = r.match_id"
+            " JOIN match_seats s ON s.match_id = m.id AND s.seat = $5"
+            " WHERE r.id = $6 AND r.status = 'scored' AND s.user_id IS NOT NULL"
+            " ON CONFLICT (round_id, seat) DO NOTHING",
+            max(0.0, float(loss)),
+            bool(counted),
+            text,
+            t,
+            seat,
+            round_id,
+        )
+        return _count(status) == 1
+
+    async def hand_review(self, round_id: int, seat: int) -> dict[str, Any] | None:
+        text = await self._pool.fetchval(
+            "SELECT review FROM hand_reviews WHERE round_id = $1 AND seat = $2", round_id, seat
+        )
+        return from_json(text)
+
+    async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
+        rows = await self._pool.fetch(
+            "SELECT h.round_id, h.seat FROM hands h JOIN rounds r ON r.id = h.round_id"
+            " JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
+            " WHERE r.status = 'scored' AND r.scored_at >= $1 AND s.user_id IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM hand_reviews v"
+            "  WHERE v.round_id = h.round_id AND v.seat = h.seat)"
+            " ORDER BY r.scored_at, h.round_id, h.seat LIMIT $2",
+            ts(since),
+            max(0, int(limit)),
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
 
     # ------------------------------------------------------------------ history
 

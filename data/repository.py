@@ -40,7 +40,9 @@ class RoundStatus(StrEnum):
 
 
 ACTIVE_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING)
-LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps")
+LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
+SHARPEST_MIN_ROUNDS = 20  # reviewed rounds a player needs to be ranked by sharpness
+RECENT_REVIEWS = 100  # the "recent" sharpness: over this many of a player's last rounds
 
 
 # ---------------------------------------------------------------------------------- errors
@@ -141,12 +143,13 @@ class HandRecord:
     front: tuple[str, ...] | None
     declare: str | None
     fouled: bool
-    auto: bool
+    auto: bool  # set by the countdown (the table's timeout action), not by the person
     submitted_at: float | None
     points: float | None  # set when the round is scored
     dm_channel_id: int | None
     dm_message_id: int | None
     dm_refused: bool  # the DM was refused and the player was told in the channel instead
+    arranged: bool = False  # submitted as Auto-arrange suggested it
 
     @property
     def submitted(self) -> bool:
@@ -189,6 +192,8 @@ class LeaderRow:
     matches: int
     sweeps: int  # sweeps given
     rounds: int
+    reviewed: int = 0  # rounds the coach reviewed that count toward sharpness
+    loss: float | None = None  # their average points lost to the best setting, a hand
 
 
 @dataclass(frozen=True)
@@ -205,6 +210,11 @@ class PlayerStats:
     fouls: int
     specials: dict[str, int] = field(default_factory=dict)
     best_hand: dict[str, Any] | None = None  # {"category", "cards", "strength", "position"}
+    # the coach: points lost to the best setting, a hand, over the rounds that count
+    reviewed: int = 0  # reviewed rounds that count (set by the person)
+    loss_all: float | None = None  # over all of them
+    loss_recent: float | None = None  # over the last RECENT_REVIEWS of them
+    uncounted: int = 0  # reviewed rounds that do not count (auto-arranged, timed out)
 
 
 @dataclass(frozen=True)
@@ -374,8 +384,12 @@ class Repository(Protocol):
         fouled: bool,
         auto: bool = False,
         *,
+        arranged: bool = False,
         now: float | None = None,
-    ) -> bool: ...
+    ) -> bool:
+        """Lock a seat's setting in, once, while the round is open. ``auto``: the countdown
+        set it; ``arranged``: the person submitted Auto-arrange's suggestion as it came."""
+        ...
 
     async def score_round(
         self,
@@ -401,10 +415,41 @@ class Repository(Protocol):
     ) -> list[LeaderRow]: ...
 
     async def leaderboard_count(
-        self, guild_id: int, period_days: int | None = None, now: float | None = None
-    ) -> int: ...
+        self,
+        guild_id: int,
+        period_days: int | None = None,
+        now: float | None = None,
+        sort: str = "points",
+    ) -> int:
+        """How many rows ``leaderboard`` pages through (for ``sharpest``, only players with
+        SHARPEST_MIN_ROUNDS reviewed rounds that count)."""
+        ...
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats: ...
+
+    # the coach
+    async def store_review(
+        self,
+        round_id: int,
+        seat: int,
+        review: dict[str, Any],
+        loss: float,
+        counted: bool,
+        *,
+        now: float | None = None,
+    ) -> bool:
+        """Keep the coach's review of a person's hand in a scored round, once: False if it
+        is already there (or the round is not scored, or the seat is a computer's)."""
+        ...
+
+    async def hand_review(self, round_id: int, seat: int) -> dict[str, Any] | None:
+        """The stored review of a seat's hand, or None."""
+        ...
+
+    async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
+        """(round id, seat) of people's hands in rounds scored since ``since`` that have no
+        review yet, oldest first."""
+        ...
 
     # history
     async def finished_matches(

@@ -26,12 +26,14 @@ from .common import (
     check_scores_seats,
     check_setting,
     check_sort,
+    coach_fields,
     from_json,
     hand_record,
     match_record,
     match_summary,
     now_or,
     period_start,
+    ranked_where,
     round_record,
     seat_record,
     to_json,
@@ -39,6 +41,7 @@ from .common import (
 from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
+    RECENT_REVIEWS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -594,6 +597,7 @@ class SqliteRepository:
         fouled: bool,
         auto: bool = False,
         *,
+        arranged: bool = False,
         now: float | None = None,
     ) -> bool:
         rows = {"back": back, "middle": middle, "front": front}
@@ -612,7 +616,7 @@ class SqliteRepository:
             self._changing(ROUND, round_id)
             return 1 == self._exec(
                 "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
-                " auto = ?, submitted_at = ?"
+                " auto = ?, arranged = ?, submitted_at = ?"
                 " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
                 (
                     texts["back"],
@@ -621,6 +625,7 @@ class SqliteRepository:
                     declare,
                     int(bool(fouled)),
                     int(bool(auto)),
+                    int(bool(arranged)),
                     t,
                     round_id,
                     seat,
@@ -730,7 +735,10 @@ class SqliteRepository:
         finish_time = "" if since is None else " AND m.finished_at >= ?"
         when = [] if since is None else [since]
         sql = (
-            "WITH pts AS ("
+            "WITH rev AS ("
+            "  SELECT user_id, COUNT(*) AS reviewed, AVG(loss) AS loss FROM hand_reviews"
+            f"  WHERE guild_id = ? AND counted = 1{score_time} GROUP BY user_id"
+            "), pts AS ("
             "  SELECT user_id, SUM(points) AS points, SUM(sweeps_given) AS sweeps,"
             "   COUNT(*) AS rounds FROM round_scores"
             f"  WHERE guild_id = ? AND user_id IS NOT NULL{score_time} GROUP BY user_id"
@@ -740,13 +748,15 @@ class SqliteRepository:
             "), board AS ("
             "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
             "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
-            "   COALESCE(pts.rounds, 0) AS rounds"
+            "   COALESCE(pts.rounds, 0) AS rounds, COALESCE(rev.reviewed, 0) AS reviewed,"
+            "   rev.loss AS loss"
             "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
             "  LEFT JOIN pts ON pts.user_id = u.user_id"
             "  LEFT JOIN res ON res.user_id = u.user_id"
+            "  LEFT JOIN rev ON rev.user_id = u.user_id"
             ") "
         )
-        return sql, [guild_id, *when, guild_id, *when]
+        return sql, [guild_id, *when, guild_id, *when, guild_id, *when]
 
     async def leaderboard(
         self,
@@ -764,7 +774,7 @@ class SqliteRepository:
             lambda: self._all(
                 cte + "SELECT b.*, COALESCE(p.name, '') AS name FROM board b"
                 " LEFT JOIN players p ON p.guild_id = ? AND p.user_id = b.user_id"
-                f" ORDER BY {LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
+                f"{ranked_where(sort)} ORDER BY {LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
                 (*params, guild_id, max(0, int(limit)), max(0, int(offset))),
             )
         )
@@ -777,23 +787,32 @@ class SqliteRepository:
                 matches=int(r["matches"]),
                 sweeps=int(r["sweeps"]),
                 rounds=int(r["rounds"]),
+                reviewed=int(r["reviewed"]),
+                loss=None if r["loss"] is None else float(r["loss"]),
             )
             for r in rows
         ]
 
     async def leaderboard_count(
-        self, guild_id: int, period_days: int | None = None, now: float | None = None
+        self,
+        guild_id: int,
+        period_days: int | None = None,
+        now: float | None = None,
+        sort: str = "points",
     ) -> int:
+        check_sort(sort)
         since = period_start(period_days, now)
         cte, params = self._leader_cte(guild_id, since)
-        row = await self._run(lambda: self._one(cte + "SELECT COUNT(*) FROM board", params))
+        row = await self._run(
+            lambda: self._one(cte + f"SELECT COUNT(*) FROM board b{ranked_where(sort)}", params)
+        )
         return int(row[0]) if row else 0
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         where = "guild_id = ? AND user_id = ?"
         key = (guild_id, user_id)
 
-        def tx() -> tuple[Any, Any, Any, Any]:
+        def tx() -> tuple[Any, Any, Any, Any, Any]:
             agg = self._one(
                 "SELECT COUNT(*) AS rounds, COALESCE(SUM(points), 0) AS points,"
                 " COALESCE(SUM(sweeps_given), 0) AS sweeps_given,"
@@ -813,9 +832,20 @@ class SqliteRepository:
                 key,
             )
             res = self._one(f"SELECT{_RESULTS} AND s.user_id = ?", key)
-            return agg, specials, best, res
+            coach = self._one(
+                "SELECT COUNT(*) FILTER (WHERE counted = 1) AS reviewed,"
+                " AVG(loss) FILTER (WHERE counted = 1) AS loss_all,"
+                " COUNT(*) FILTER (WHERE counted = 0) AS uncounted,"
+                " (SELECT AVG(loss) FROM (SELECT loss FROM hand_reviews"
+                f"   WHERE {where} AND counted = 1"
+                "   ORDER BY scored_at DESC, round_id DESC LIMIT ?)) AS loss_recent"
+                f" FROM hand_reviews WHERE {where}",
+                (*key, RECENT_REVIEWS, *key),
+            )
+            return agg, specials, best, res, coach
 
-        agg, specials, best, res = await self._run(tx)
+        agg, specials, best, res, coach = await self._run(tx)
+        assert coach is not None
         assert agg is not None and res is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])
@@ -832,7 +862,57 @@ class SqliteRepository:
             fouls=int(agg["fouls"]),
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best["best_row"]) if best else None,
+            **coach_fields(coach),
         )
+
+    # ------------------------------------------------------------------ the coach
+
+    async def store_review(
+        self,
+        round_id: int,
+        seat: int,
+        review: dict[str, Any],
+        loss: float,
+        counted: bool,
+        *,
+        now: float | None = None,
+    ) -> bool:
+        text = to_json(review)
+        t = now_or(now)
+        return 1 == await self._run(
+            lambda: self._exec(
+                "INSERT INTO hand_reviews (round_id, seat, match_id, guild_id, user_id, loss,"
+                " counted, review, scored_at, reviewed_at)"
+                " SELECT r.id, s.seat, m.id, m.guild_id, s.user_id, ?, ?, ?, r.scored_at, ?"
+                " FROM rounds r JOIN matches m ON m.id = r.match_id"
+                " JOIN match_seats s ON s.match_id = m.id AND s.seat = ?"
+                " WHERE r.id = ? AND r.status = 'scored' AND s.user_id IS NOT NULL"
+                " ON CONFLICT (round_id, seat) DO NOTHING",
+                (max(0.0, float(loss)), int(bool(counted)), text, t, seat, round_id),
+            )
+        )
+
+    async def hand_review(self, round_id: int, seat: int) -> dict[str, Any] | None:
+        row = await self._run(
+            lambda: self._one(
+                "SELECT review FROM hand_reviews WHERE round_id = ? AND seat = ?", (round_id, seat)
+            )
+        )
+        return from_json(row["review"]) if row else None
+
+    async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
+        rows = await self._run(
+            lambda: self._all(
+                "SELECT h.round_id, h.seat FROM hands h JOIN rounds r ON r.id = h.round_id"
+                " JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
+                " WHERE r.status = 'scored' AND r.scored_at >= ? AND s.user_id IS NOT NULL"
+                " AND NOT EXISTS (SELECT 1 FROM hand_reviews v"
+                "  WHERE v.round_id = h.round_id AND v.seat = h.seat)"
+                " ORDER BY r.scored_at, h.round_id, h.seat LIMIT ?",
+                (since, max(0, int(limit))),
+            )
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
 
     # ------------------------------------------------------------------ history
 

@@ -59,7 +59,7 @@ def test_fixture_hands_are_what_the_tests_assume() -> None:
 
 async def test_builder_refuses_other_users_clicks(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
-    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).state
     for act, values in [
         ("b", STRONG.split()),
         ("m", PAIRS.split()),
@@ -79,7 +79,7 @@ async def test_builder_refuses_other_users_clicks(fake_bot, repo) -> None:
 
 async def test_builder_on_a_scored_or_cancelled_round_is_over(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
-    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).state
     assert await repo.score_round(rnd.id, {}, [RoundScore(0, 3.0), RoundScore(1, -3.0)])
     for act in ("s", "b", "a"):
         ix = make_ix(fake_bot, ALICE)
@@ -106,7 +106,7 @@ async def test_builder_after_a_submission_says_already_submitted(fake_bot, repo)
         rnd.id, 0, STRONG.split(), PAIRS.split(), ["2C", "7D", "8C"], None, False
     )
     before = await hand_of(repo, rnd)
-    fouled_masks = draft_of(ALICE_HAND, PAIRS, STRONG).masks
+    fouled_masks = draft_of(ALICE_HAND, PAIRS, STRONG).state
     for act, values in (("s", []), ("f", []), ("b", PAIRS.split()), ("c", []), ("a", [])):
         ix = make_ix(fake_bot, ALICE)
         await fake_bot.tables.builder.action(ix, act, rnd.id, 0, fouled_masks, values)
@@ -126,7 +126,7 @@ async def test_submit_with_an_incomplete_draft_is_refused(
     fake_bot, repo, act, back, middle
 ) -> None:
     match, rnd = await playing_round(repo)
-    masks = draft_of(ALICE_HAND, back, middle).masks
+    masks = draft_of(ALICE_HAND, back, middle).state
     ix = make_ix(fake_bot, ALICE)
     await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, [])
     assert ephemeral(ix) == "Pick the back and the middle first (5 cards each)."
@@ -140,13 +140,13 @@ async def test_submit_of_a_fouled_draft_asks_first(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     draft = draft_of(ALICE_HAND, PAIRS, STRONG)
     ix = make_ix(fake_bot, ALICE, locale=ID, message_id=4000)
-    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.masks, [])
+    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.state, [])
     kwargs = ix.followup.send.await_args.kwargs
     assert ix.followup.send.await_args.args == (t("hand.confirm_foul", "id"),)
     assert kwargs["ephemeral"] is True
     (button,) = kwargs["view"].children
     assert isinstance(button, views.BuilderButton)
-    assert (button.act, button.round_id, button.seat, button.masks) == ("f", rnd.id, 0, draft.masks)
+    assert (button.act, button.round_id, button.seat, button.state) == ("f", rnd.id, 0, draft.state)
     assert button.item.label == "Tetap kirim (salah susun)"
     assert button.item.style is discord.ButtonStyle.danger
     assert not (await hand_of(repo, rnd)).submitted
@@ -158,7 +158,7 @@ async def test_confirmed_foul_is_stored_fouled_and_locks_the_dm_builder(fake_bot
     await repo.set_round_messages(rnd.id, status_message_id=700)
     draft = draft_of(ALICE_HAND, PAIRS, STRONG)
     ix = make_ix(fake_bot, ALICE, message_id=4000)  # the ephemeral confirm message
-    await fake_bot.tables.builder.action(ix, "f", rnd.id, 0, draft.masks, [])
+    await fake_bot.tables.builder.action(ix, "f", rnd.id, 0, draft.state, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and hand.fouled and not hand.auto and hand.declare is None
     assert set(hand.back) == set(PAIRS.split()) and set(hand.middle) == set(STRONG.split())
@@ -179,14 +179,14 @@ async def test_submit_of_a_valid_draft_stores_it_unfouled(fake_bot, repo) -> Non
     match, rnd = await playing_round(repo)
     draft = draft_of(ALICE_HAND, STRONG, PAIRS)
     ix = make_ix(fake_bot, ALICE, locale=ID, message_id=None)
-    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.masks, [])
+    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.state, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and not hand.fouled
     assert set(hand.back) == set(STRONG.split())
     kwargs = edited(ix)
     assert kwargs["view"] is None and kwargs["embed"].description.startswith("🔒 Terkunci")
     again = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(again, "s", rnd.id, 0, draft.masks, [])
+    await fake_bot.tables.builder.action(again, "s", rnd.id, 0, draft.state, [])
     assert ephemeral(again) == "You already submitted this round."
 
 
@@ -204,7 +204,7 @@ async def test_bad_select_values_get_a_clear_error(
     fake_bot, repo, act, masks_of, values, expected
 ) -> None:
     match, rnd = await playing_round(repo)
-    masks = draft_of(ALICE_HAND, *masks_of).masks
+    masks = draft_of(ALICE_HAND, *masks_of).state
     ix = make_ix(fake_bot, ALICE)
     await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values.split())
     assert expected in ephemeral(ix)
@@ -213,7 +213,7 @@ async def test_bad_select_values_get_a_clear_error(
 
 async def test_bad_select_values_in_indonesian(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
-    masks = draft_of(ALICE_HAND, STRONG, "").masks
+    masks = draft_of(ALICE_HAND, STRONG, "").state
     ix = make_ix(fake_bot, ALICE, locale=ID)
     await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, masks, "KS 9H 9D 5C 5D".split())
     assert ephemeral(ix) == t("builder.clash", "id", card="K♠")
@@ -225,20 +225,20 @@ async def test_selects_and_clear_redraw_the_builder_with_new_masks(fake_bot, rep
     await fake_bot.tables.builder.action(ix, "b", rnd.id, 0, (0, 0), STRONG.split())
     kwargs = edited(ix)
     after_back = draft_of(ALICE_HAND, STRONG, "")
-    assert {c.masks for c in kwargs["view"].children} == {after_back.masks}
+    assert {c.state for c in kwargs["view"].children} == {after_back.state}
     royal = row_name(evaluate(cards(STRONG)), "en")
     assert f"{format_cards(cards(STRONG), symbols=True)} — {royal}" in embed_text(kwargs["embed"])
     assert len(kwargs["attachments"]) == 1  # the hand picture
 
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, after_back.masks, PAIRS.split())
+    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, after_back.state, PAIRS.split())
     complete = draft_of(ALICE_HAND, STRONG, PAIRS)
-    assert {c.masks for c in edited(ix)["view"].children} == {complete.masks}
+    assert {c.state for c in edited(ix)["view"].children} == {complete.state}
     assert t("builder.ok", "en") in embed_text(edited(ix)["embed"])
 
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "c", rnd.id, 0, complete.masks, [])
-    assert {c.masks for c in edited(ix)["view"].children} == {(0, 0)}
+    await fake_bot.tables.builder.action(ix, "c", rnd.id, 0, complete.state, [])
+    assert {c.state for c in edited(ix)["view"].children} == {(0, 0, False)}
     assert not (await hand_of(repo, rnd)).submitted
 
 
@@ -248,16 +248,33 @@ async def test_auto_arrange_fills_a_valid_setting_without_submitting(fake_bot, r
     await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
     ix.response.defer.assert_awaited_once()
     kwargs = ix.edit_original_response.await_args.kwargs
-    (masks,) = {c.masks for c in kwargs["view"].children}
+    (masks,) = {c.state for c in kwargs["view"].children}
     draft = Draft.decode(cards(ALICE_HAND), *masks)
-    assert draft.complete and not draft.fouled
+    assert draft.complete and not draft.fouled and draft.arranged
     assert not (await hand_of(repo, rnd)).submitted
+
+
+async def test_a_submitted_suggestion_is_marked_arranged_and_a_changed_one_is_not(
+    fake_bot, repo
+) -> None:
+    """Auto-arrange then Submit: the hand is stored as arranged (the coach leaves it out of
+    the player's sharpness); a row picked after Auto-arrange makes the rows the person's."""
+    match, rnd = await playing_round(repo)
+    ix = make_ix(fake_bot, ALICE)
+    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    (state,) = {c.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
+    assert state[2]
+    changed = Draft.decode(cards(ALICE_HAND), *state).place("back", cards(STRONG))
+    assert not changed.arranged
+    await fake_bot.tables.builder.action(make_ix(fake_bot, ALICE), "s", rnd.id, 0, state, [])
+    hand = await hand_of(repo, rnd)
+    assert hand.submitted and hand.arranged and not hand.auto
 
 
 async def test_declare_without_a_special_is_refused(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     ix = make_ix(fake_bot, ALICE, locale=ID)
-    masks = draft_of(ALICE_HAND, STRONG, PAIRS).masks
+    masks = draft_of(ALICE_HAND, STRONG, PAIRS).state
     await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
     assert ephemeral(ix) == t("hand.no_special", "id")
     assert not (await hand_of(repo, rnd)).submitted
@@ -289,7 +306,7 @@ async def test_auto_arrange_shows_both_choices_and_declares_nothing(
     ix = make_ix(fake_bot, ALICE, locale=locale)
     await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
     kwargs = ix.edit_original_response.await_args.kwargs
-    (masks,) = {c.masks for c in kwargs["view"].children}
+    (masks,) = {c.state for c in kwargs["view"].children}
     draft = Draft.decode(cards(DRAGON), *masks)
     assert draft.complete and not draft.fouled
     assert [set(row) for row in draft.setting] == [set(row) for row in solver.ordinary]
@@ -334,7 +351,7 @@ async def test_declare_is_the_persons_own_press(fake_bot, repo) -> None:
     match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON})
     ix = make_ix(fake_bot, ALICE)
     await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
-    (masks,) = {c.masks for c in ix.edit_original_response.await_args.kwargs["view"].children}
+    (masks,) = {c.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
     ix = make_ix(fake_bot, ALICE)
     await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
     hand = await hand_of(repo, rnd)

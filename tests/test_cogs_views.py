@@ -42,12 +42,16 @@ def all_views() -> list[tuple[discord.ui.View, str]]:
     """Every view the cogs build, with the largest ids they can carry."""
     full = Draft.start(TOP13).with_setting(TOP13[:5], TOP13[5:10])
     half = Draft.start(TOP13).with_setting(TOP13[:5], ())
+    arranged = Draft.start(TOP13).with_setting(TOP13[:5], TOP13[5:10], arranged=True)
     out = []
     for lang in ("en", "id"):
         out.append((views.lobby_view(BIG_ROUND, lang), "lobby"))
         out.append((views.status_view(BIG_ROUND, lang), "status"))
-        out.append((views.next_view(BIG_ROUND, 10, lang), "next"))
-        for draft in (Draft.start(TOP13), half, full):
+        for next_button in (True, False):
+            view = views.showdown_view(BIG_ROUND, 10, BIG_ROUND, lang, next_button=next_button)
+            out.append((view, "showdown"))
+        out.append((views.review_view(BIG_ROUND, lang), "review"))
+        for draft in (Draft.start(TOP13), half, full, arranged):
             out.append((views.builder_view(BIG_ROUND, 3, draft, lang, "dragon"), "builder"))
         out.append((views.confirm_foul_view(BIG_ROUND, 3, full, lang), "confirm"))
         for sort, period in (("points", "all"), ("matches", "30d"), ("sweeps", "7d")):
@@ -82,8 +86,9 @@ async def test_from_custom_id_rebuilds_the_same_state() -> None:
                 views.LobbyButton: ("match_id", "action"),
                 views.ShowHandButton: ("match_id",),
                 views.NextRoundButton: ("match_id", "number"),
-                views.BuilderSelect: ("act", "round_id", "seat", "masks"),
-                views.BuilderButton: ("act", "round_id", "seat", "masks"),
+                views.BuilderSelect: ("act", "round_id", "seat", "state"),
+                views.BuilderButton: ("act", "round_id", "seat", "state"),
+                views.ReviewButton: ("round_id",),
                 board.LeaderboardButton: ("sort", "period", "page"),
             }[cls]
             for name in state:
@@ -98,6 +103,7 @@ async def test_builder_ids_carry_the_draft_through_decode() -> None:
         Draft.start(hand).with_setting((), hand[8:]),
         Draft.start(hand).with_setting(hand[:5], hand[5:10]),
         Draft.start(hand).with_setting(hand[8:], hand[:5]),
+        Draft.start(hand).with_setting(hand[:5], hand[5:10], arranged=True),
     ]
     ix = MagicMock(spec=discord.Interaction)
     for draft in drafts:
@@ -106,11 +112,16 @@ async def test_builder_ids_carry_the_draft_through_decode() -> None:
             assert child.round_id == BIG_ROUND and child.seat == 3
             match = type(child).__discord_ui_compiled_template__.fullmatch(child.custom_id)
             rebuilt = await type(child).from_custom_id(ix, child.item, match)
-            assert Draft.decode(hand, *rebuilt.masks) == draft
+            assert Draft.decode(hand, *rebuilt.state) == draft
     acts = [c.act for c in views.builder_view(1, 0, drafts[0], "en", "dragon").children]
     assert acts == ["b", "m", "a", "d", "c", "s"]
     confirm = views.confirm_foul_view(1, 0, drafts[3], "en").children
-    assert [c.act for c in confirm] == ["f"] and confirm[0].masks == drafts[3].masks
+    assert [c.act for c in confirm] == ["f"] and confirm[0].state == drafts[3].state
+    # Auto-arrange's rows stay marked through a click; a draft not complete never is
+    assert drafts[5].state[2] and not drafts[3].state[2]
+    assert not Draft.decode(hand, *drafts[1].masks, True).arranged
+    placed = drafts[5].place("back", hand[:5])
+    assert not placed.arranged and not drafts[5].cleared().arranged
 
 
 def test_decode_drops_cards_not_held_and_clashes() -> None:

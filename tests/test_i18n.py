@@ -19,6 +19,7 @@ from discord import app_commands
 
 from capsa import i18n
 from capsa.cards import RANKS
+from capsa.coach import SpecialAdvice
 from capsa.hands import ALL_CATEGORIES, TieBreak
 from capsa.i18n import (
     DEFAULT_LANG,
@@ -96,6 +97,8 @@ DYNAMIC: dict[str, Iterable[str]] = {
         "lang_auto",
     ),
     "rules.topic.{}": TOPICS,
+    # the coach's word on the special (capsa.coach.SpecialAdvice, less "none")
+    "rev.{}": tuple(a.value for a in SpecialAdvice if a != SpecialAdvice.NONE),
     "rules.hands.note.{}": ALL_CATEGORIES,
     "rules.hands.tie.{}": _TIEBREAKS,
     "rules.presets.tie.{}": _TIEBREAKS,

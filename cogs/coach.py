@@ -1,0 +1,154 @@
+"""The coach in Discord: every person's hand of a scored round is reviewed once, in a worker
+process after the showdown (never before it), and kept with the round; "Review my hand" on
+the showdown and on the person's DM shows theirs, privately.
+
+The review itself is capsa.coach's (the ``hard`` level's values). A press that comes before
+the background job reached that hand reviews it there and then, and keeps it: both ways
+store the same review once (``repo.store_review``), so any process may do either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+
+import discord
+
+from capsa.cards import parse_cards
+from capsa.coach import Origin, Review, review_job
+from capsa.i18n import t
+from capsa.render import render_review
+from cogs import embeds, views
+from cogs.replies import tell, user_lang
+from cogs.table_base import TableServices, preset_of, rows_of
+from cogs.worker_pool import Priority
+from data.repository import HandRecord, MatchRecord, RoundRecord, RoundStatus
+
+log = logging.getLogger(__name__)
+
+REVIEW_PICTURE = "review.jpg"
+RESUME_DAYS = 1.0  # at start, hands of rounds scored this recently get their reviews
+
+
+def origin_of(hand: HandRecord) -> Origin:
+    """Who set the hand: the countdown, Auto-arrange as it came, or the person."""
+    if hand.auto:
+        return Origin.TIMED_OUT
+    return Origin.AUTO if hand.arranged else Origin.PLAYED
+
+
+class Coach:
+    """Reviews people's hands after each showdown and answers "Review my hand".
+
+    ``services``: the repository, the worker processes (reviews run there at the lowest
+    priority, one at a time, so a showdown never waits behind more than one) and the
+    scheduler that runs the background reviews."""
+
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
+        self.repo = services.repo
+        self._one_at_a_time = asyncio.Semaphore(1)
+
+    def after_showdown(self, match: MatchRecord, rnd: RoundRecord) -> None:
+        """Review the round's people's hands in the background (the showdown is posted)."""
+        self.services.scheduler.spawn(self.review_round(match, rnd))
+
+    async def review_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
+        people = {s.seat for s in match.seats if not s.is_bot}
+        for hand in rnd.hands:
+            if hand.seat not in people:
+                continue
+            try:
+                await self.review(match, rnd, hand)
+            except Exception:
+                log.exception("table %s: could not review seat %s", match.id, hand.seat)
+                continue
+            await self._offer_in_dm(match, rnd, hand)
+
+    async def review(self, match: MatchRecord, rnd: RoundRecord, hand: HandRecord) -> Review:
+        """The seat's review: the stored one, or made now and stored."""
+        stored = await self.repo.hand_review(rnd.id, hand.seat)
+        if stored is not None:
+            return Review.from_dict(stored)
+        back, middle, front = rows_of(hand)
+        async with self._one_at_a_time:
+            review = await self.services.workers.run(
+                Priority.REVIEW,
+                review_job,
+                parse_cards(hand.cards),
+                preset_of(match),
+                len(match.seats) - 1,
+                (tuple(back), tuple(middle), tuple(front)),
+                hand.declare,
+                hand.fouled and hand.auto,  # a timed-out hand the table counts as fouled
+                origin_of(hand),
+            )
+        if not await self.repo.store_review(
+            rnd.id, hand.seat, review.to_dict(), review.loss, review.counts
+        ):  # another process (or press) was first: show what it kept
+            again = await self.repo.hand_review(rnd.id, hand.seat)
+            if again is not None:
+                return Review.from_dict(again)
+        return review
+
+    async def _offer_in_dm(self, match: MatchRecord, rnd: RoundRecord, hand: HandRecord) -> None:
+        """Put "Review my hand" on the person's DM of that round (their locked builder)."""
+        if hand.dm_channel_id is None or hand.dm_message_id is None or hand.dm_refused:
+            return
+        try:
+            dm = self.services.client.get_partial_messageable(
+                hand.dm_channel_id, type=discord.ChannelType.private
+            )
+            await dm.get_partial_message(hand.dm_message_id).edit(
+                view=views.review_view(rnd.id, match.language)
+            )
+        except discord.HTTPException:
+            log.info("table %s: could not offer a review in seat %s's DM", match.id, hand.seat)
+
+    async def resume(self) -> None:
+        """At start: review the people's hands of recent rounds that have none yet (a
+        process that stopped mid-way, a round scored by another process that died)."""
+        pending = await self.repo.unreviewed_hands(time.time() - RESUME_DAYS * 86400)
+        if pending:
+            self.services.scheduler.spawn(self._review_pending(pending))
+
+    async def _review_pending(self, pending: list[tuple[int, int]]) -> None:
+        for round_id, seat in pending:
+            rnd = await self.repo.get_round(round_id)
+            match = await self.repo.get_match(rnd.match_id) if rnd else None
+            hand = rnd.hand(seat) if rnd else None
+            if rnd is None or match is None or hand is None:
+                continue
+            try:
+                await self.review(match, rnd, hand)
+            except Exception:
+                log.exception("round %s: could not review seat %s", round_id, seat)
+
+    async def pressed(self, interaction: discord.Interaction, round_id: int) -> None:
+        """ "Review my hand": the presser's own review, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge first
+        lang = await user_lang(self.repo, interaction)
+        rnd = await self.repo.get_round(round_id)
+        match = await self.repo.get_match(rnd.match_id) if rnd else None
+        if rnd is None or match is None or rnd.status != RoundStatus.SCORED:
+            await tell(interaction, t("ans.stale", lang))
+            return
+        if interaction.guild_id is None:  # in a DM: the table's language, as its builder
+            lang = match.language
+        seat = match.seat_of(interaction.user.id)
+        hand = rnd.hand(seat.seat) if seat else None
+        if hand is None:
+            await tell(interaction, t("rev.not_played", lang))
+            return
+        review = await self.review(match, rnd, hand)
+        embed = embeds.review_embed(review, rnd.number, lang)
+        files = []
+        try:
+            picture = await self.services.workers.run(Priority.CLICK, render_review, review, lang)
+            files.append(discord.File(io.BytesIO(picture), filename=REVIEW_PICTURE))
+            embed.set_image(url=f"attachment://{REVIEW_PICTURE}")
+        except Exception:
+            log.exception("could not draw a review")
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
