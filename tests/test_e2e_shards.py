@@ -8,9 +8,9 @@ import asyncio
 import json
 
 from capsa.presets import get_preset
-from tests.e2e import play_builder, start_bot_process, stop_bot_process
+from tests.e2e import make_bot, play_builder, start_bot_process, stop_bot_process
 from tests.e2e_extra import assert_showdown_is_engines, engine_result, field_points
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 
 ROUNDS = 5
 
@@ -100,3 +100,23 @@ async def test_two_shards_in_one_process_play_a_match_on_each(fake_discord, tmp_
     assert dm_users == {str(u.id) for u in (alice, bob, carol, dave)}
     assert [d["id"] for d in dispatched(fake, (1, 2), "GUILD_CREATE")] == [str(one.id)]
     assert [d["id"] for d in dispatched(fake, (0, 2), "GUILD_CREATE")] == [str(zero.id)]
+
+
+async def test_without_shard_count_the_bot_runs_discords_recommendation(fake_discord, tmp_path):
+    """No SHARD_COUNT: the bot asks GET /gateway/bot (the fake recommends 2) and connects
+    both shards to the configured gateway; a command in each server is answered."""
+    fake = fake_discord
+    fake.recommended_shards = 2
+    zero, one = fake.add_guild("Zero", shard=(0, 2)), fake.add_guild("One", shard=(1, 2))
+    chan0, chan1 = zero.add_text_channel("capsa"), one.add_text_channel("capsa")
+    alice = fake.add_user("alice", guild=zero)
+    fake.join(alice, one)
+    bot = make_bot(fake, tmp_path / "capsa.sqlite3")
+    async with running_bot(fake, bot, timeout=30):  # discord.py waits 5 s between shards
+        assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
+        assert len(fake.requests_to("GET", "/gateway/bot")) == 1
+        assert sorted(c.shard for c in fake.gateway.connected()) == [(0, 2), (1, 2)]
+        assert {g.id: g.shard_id for g in bot.guilds} == {zero.id: 0, one.id: 1}
+        for chan in (chan0, chan1):
+            rules = await alice.slash("capsa rules", channel=chan)
+            assert rules.answered and "Capsa" in rules.text(), rules.describe()
