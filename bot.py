@@ -53,6 +53,8 @@ class Config:
     gateway_url: str | None = None
     solver_workers: int = 1
     guild_ready_timeout: float = 2.0
+    shard_count: int | None = None  # over all processes; None: Discord's recommendation
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all
 
     @classmethod
     def from_env(cls) -> Config:
@@ -61,6 +63,7 @@ class Config:
         database_url = os.environ.get("DATABASE_URL", "").strip() or None
         if database_url is not None:
             database_address(database_url)  # ValueError: not a postgresql:// URL
+        shard_count, shard_ids = _shards(database_url)
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             database_path=os.environ.get("DATABASE_PATH", "").strip() or cls.database_path,
@@ -71,6 +74,8 @@ class Config:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
             solver_workers=_number("SOLVER_WORKERS", int, cls.solver_workers),
             guild_ready_timeout=_number("GUILD_READY_TIMEOUT", float, cls.guild_ready_timeout),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
 
@@ -84,6 +89,50 @@ def _number(name: str, kind: Callable[[str], T], default: T) -> T:
         raise ValueError(f"{name}={text!r} is not a number: fix it in your .env file") from None
 
 
+def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS, checked together; a bad combination raises ValueError
+    with one line saying what is wrong and what to do."""
+    count = _number("SHARD_COUNT", int, None)
+    if count is not None and count < 1:
+        raise ValueError(
+            f"SHARD_COUNT={count} must be 1 or more (the total number of shards over all"
+            " processes): fix it in your .env file, or leave it unset for Discord's recommendation"
+        )
+    text = os.environ.get("SHARD_IDS", "").strip()
+    if not text:
+        return count, None
+    ids: list[int] = []
+    for entry in (part.strip() for part in text.split(",")):
+        try:
+            shard = int(entry)
+        except ValueError:
+            raise ValueError(
+                f"SHARD_IDS={text!r}: {entry!r} is not a shard number; list the shards this"
+                " process runs as numbers separated by commas, e.g. SHARD_IDS=0,1"
+            ) from None
+        if shard in ids:
+            raise ValueError(f"SHARD_IDS={text!r} lists shard {shard} twice: list each shard once")
+        ids.append(shard)
+    if count is None:
+        raise ValueError(
+            f"SHARD_IDS={text!r} is set without SHARD_COUNT: set SHARD_COUNT to the total"
+            " number of shards over all processes, or unset SHARD_IDS to run them all here"
+        )
+    outside = [shard for shard in ids if not 0 <= shard < count]
+    if outside:
+        raise ValueError(
+            f"SHARD_IDS={text!r} names shard {outside[0]}, but SHARD_COUNT={count} has shards"
+            f" 0 to {count - 1}: fix SHARD_IDS or SHARD_COUNT"
+        )
+    if database_url is None and len(ids) < count:
+        raise ValueError(
+            f"SHARD_IDS={text!r} runs {len(ids)} of SHARD_COUNT={count} shards on SQLite, but a"
+            " SQLite file serves one process: run every shard in this process (unset SHARD_IDS)"
+            " or set DATABASE_URL to a PostgreSQL database all the processes share"
+        )
+    return count, tuple(ids)
+
+
 class CapsaTree(app_commands.CommandTree):
     """One error handler for the whole command tree."""
 
@@ -94,9 +143,11 @@ class CapsaTree(app_commands.CommandTree):
         await report_error(interaction, error, f"command /{command}")
 
 
-class CapsaBot(commands.Bot):
+class CapsaBot(commands.AutoShardedBot):
     """The bot: its configuration, the worker processes and the database. The tables
-    belong to the Capsa cog (cogs/capsa.py), loaded in ``setup_hook``.
+    belong to the Capsa cog (cogs/capsa.py), loaded in ``setup_hook``. It runs the shards
+    of ``config.shard_ids`` (all of ``config.shard_count`` when None), one gateway
+    connection each; without a shard count it asks Discord for its recommendation.
 
     ``executor``: a pool to run the solver and the pictures in instead of the bot's own
     worker processes (tests pass a thread pool)."""
@@ -113,6 +164,9 @@ class CapsaBot(commands.Bot):
             help_command=None,
             guild_ready_timeout=config.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=config.shard_count,
+            # None (all shards) is discord.py's default, though its option type says list
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.config = config
         self.workers = WorkerPool(config.solver_workers, executor)  # process-wide
@@ -142,6 +196,15 @@ class CapsaBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def launch_shards(self) -> None:
+        """discord.py's, except that Discord's recommended shard count is asked for here:
+        discord.py would also take the gateway URL from that answer, and the gateway stays
+        ``DISCORD_GATEWAY_URL``'s when it is set."""
+        if self.shard_count is None and not self.is_closed():
+            self.shard_count, _url, _limits = await self.http.get_bot_gateway()
+            log.info("Discord recommends %d shard(s); running them all", self.shard_count)
+        await super().launch_shards()
 
     async def close(self) -> None:
         # Unloading the extensions first stops the tables' timers and background jobs

@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from discord.ext import commands
+from discord.ext.commands.bot import BotBase  # commands.Bot and commands.AutoShardedBot
 
 from data.repository import MatchStatus
 
@@ -74,7 +74,7 @@ class Tables:
 def tables_of(client: discord.Client) -> Tables:
     """The tables of the loaded Capsa cog: how a component, which discord.py rebuilds from
     its custom_id, finds the part that handles it."""
-    cog = client.get_cog(CAPSA_COG) if isinstance(client, commands.Bot) else None
+    cog = client.get_cog(CAPSA_COG) if isinstance(client, BotBase) else None
     tables = getattr(cog, "tables", None)
     if not isinstance(tables, Tables):
         raise RuntimeError(f"the {CAPSA_COG} cog is not loaded")

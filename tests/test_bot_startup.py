@@ -14,6 +14,7 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
+from discord.ext import commands
 
 import bot as bot_module
 import cogs.capsa
@@ -36,6 +37,8 @@ ENV_KEYS = (
     "DISCORD_GATEWAY_URL",
     "SOLVER_WORKERS",
     "GUILD_READY_TIMEOUT",
+    "SHARD_COUNT",
+    "SHARD_IDS",
 )
 
 
@@ -53,6 +56,7 @@ def test_config_defaults(clean_env) -> None:
     assert config.database_path == "data/capsa.sqlite3" and config.dev_guild_id is None
     assert config.log_level == "INFO" and config.api_base is None and config.gateway_url is None
     assert config.solver_workers == 1 and config.guild_ready_timeout == 2.0
+    assert config.shard_count is None and config.shard_ids is None
 
 
 def test_config_parsing(clean_env) -> None:
@@ -86,6 +90,7 @@ def test_config_parsing(clean_env) -> None:
     assert blank.database_path == "data/capsa.sqlite3" and blank.dev_guild_id is None
     assert blank.log_level == "INFO" and blank.api_base is None and blank.gateway_url is None
     assert blank.solver_workers == 1 and blank.guild_ready_timeout == 2.0
+    assert blank.shard_count is None and blank.shard_ids is None
 
 
 @pytest.mark.parametrize("token", [None, "", "   "])
@@ -160,6 +165,114 @@ def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level)
     assert not (tmp_path / "capsa.sqlite3").exists(), "nothing is opened before the login"
 
 
+# --- shards ----------------------------------------------------------------------------
+
+PG_URL = "postgresql://capsa:secret@127.0.0.1:5432/capsa"  # parsed only, never connected
+
+
+@pytest.mark.parametrize(
+    "env,count,ids",
+    [
+        ({"SHARD_COUNT": " 3 "}, 3, None),  # every shard in this process, on SQLite too
+        ({"SHARD_COUNT": "2", "SHARD_IDS": " 1, 0 "}, 2, (1, 0)),  # all of them, on SQLite
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "1,3", "DATABASE_URL": PG_URL}, 4, (1, 3)),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0", "DATABASE_URL": PG_URL}, 2, (0,)),
+    ],
+)
+def test_config_shards(clean_env, env, count, ids) -> None:
+    for key, value in env.items():
+        clean_env.setenv(key, value)
+    config = Config.from_env()
+    assert (config.shard_count, config.shard_ids) == (count, ids)
+
+
+@pytest.mark.parametrize(
+    "env,words",
+    [
+        ({"SHARD_COUNT": "two"}, ["SHARD_COUNT='two'", "not a number", ".env"]),
+        ({"SHARD_COUNT": "0"}, ["SHARD_COUNT=0", "1 or more", "unset"]),
+        ({"SHARD_IDS": "0"}, ["SHARD_IDS='0'", "without SHARD_COUNT", "set SHARD_COUNT"]),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "0,2", "DATABASE_URL": PG_URL},
+            ["names shard 2", "SHARD_COUNT=2", "0 to 1", "fix SHARD_IDS or SHARD_COUNT"],
+        ),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "-1", "DATABASE_URL": PG_URL},
+            ["names shard -1", "0 to 1"],
+        ),
+        (
+            {"SHARD_COUNT": "3", "SHARD_IDS": "0,1,0", "DATABASE_URL": PG_URL},
+            ["SHARD_IDS='0,1,0'", "shard 0 twice", "each shard once"],
+        ),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "0,x", "DATABASE_URL": PG_URL},
+            ["'x' is not a shard number", "separated by commas"],
+        ),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "0,,1", "DATABASE_URL": PG_URL},
+            ["'' is not a shard number"],
+        ),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "1"},
+            ["runs 1 of SHARD_COUNT=2 shards on SQLite", "one process", "DATABASE_URL"],
+        ),
+    ],
+)
+def test_main_refuses_bad_shard_settings_in_one_line(clean_env, capsys, env, words) -> None:
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    for key, value in env.items():
+        clean_env.setenv(key, value)
+    started = MagicMock()
+    clean_env.setattr(bot_module, "CapsaBot", started)
+    reachable = MagicMock()
+    clean_env.setattr(bot_module, "check_reachable", reachable)
+    before = discord.http.Route.BASE
+    assert bot_module.main() == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err
+    for word in words:
+        assert word in err
+    started.assert_not_called()
+    reachable.assert_not_called()  # refused before the database, and before Discord
+    assert discord.http.Route.BASE == before
+
+
+def test_bot_py_refuses_some_shards_on_sqlite_before_anything(tmp_path) -> None:
+    """``python bot.py`` itself: exit 2, the one line, nothing opened or connected."""
+    port = _closed_port()
+    env = {key: value for key, value in os.environ.items() if key not in ENV_KEYS}
+    env.update(
+        DISCORD_TOKEN="abc.def",
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+        DATABASE_PATH=str(tmp_path / "capsa.sqlite3"),
+        SHARD_COUNT="2",
+        SHARD_IDS="0",
+    )
+    done = subprocess.run(
+        [sys.executable, str(Path(bot_module.__file__).resolve())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "runs 1 of SHARD_COUNT=2 shards on SQLite" in done.stderr
+    assert not (tmp_path / "capsa.sqlite3").exists()
+
+
+async def test_the_bot_is_auto_sharded_with_the_configured_shards(executor) -> None:
+    async with CapsaBot(Config(token="x"), executor) as every:
+        assert isinstance(every, commands.AutoShardedBot)
+        assert every.shard_count is None and every.shard_ids is None  # Discord's recommendation
+    async with CapsaBot(Config(token="x", shard_count=4, shard_ids=(1, 3)), executor) as some:
+        assert some.shard_count == 4 and some.shard_ids == [1, 3]
+
+
 # --- the Capsa cog on the bot ---------------------------------------------------------------
 
 
@@ -169,11 +282,9 @@ async def opened_bot(executor, tmp_path):
     client = CapsaBot(Config(token="x", database_path=str(tmp_path / "capsa.sqlite3")), executor)
     with pytest.raises(RuntimeError, match="database is not open"):
         client.repo  # noqa: B018
-    await client.open_database()
-    try:
+    async with client:  # as main runs it (an AutoShardedBot closes only once set up)
+        await client.open_database()
         yield client
-    finally:
-        await client.close()
 
 
 async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_bot) -> None:
@@ -202,25 +313,26 @@ async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_b
 
 async def test_close_stops_the_tables_before_the_database_closes(executor, tmp_path) -> None:
     bot = CapsaBot(Config(token="x", database_path=str(tmp_path / "capsa.sqlite3")), executor)
-    await bot.open_database()
-    await cogs.capsa.setup(bot)
-    tables = tables_of(bot)
-    events: list[str] = []
-    stop, close = tables.scheduler.stop, bot.repo.close
+    async with bot:
+        await bot.open_database()
+        await cogs.capsa.setup(bot)
+        tables = tables_of(bot)
+        events: list[str] = []
+        stop, close = tables.scheduler.stop, bot.repo.close
 
-    async def stopping() -> None:
-        events.append("tables stopped")
-        await stop()
+        async def stopping() -> None:
+            events.append("tables stopped")
+            await stop()
 
-    async def closing() -> None:
-        events.append("database closed")
-        await close()
+        async def closing() -> None:
+            events.append("database closed")
+            await close()
 
-    tables.scheduler.stop = stopping
-    bot.repo.close = closing
-    tables.scheduler.schedule(1, 600, AsyncMock())
-    timer = tables.scheduler.timers[1]
-    await bot.close()
+        tables.scheduler.stop = stopping
+        bot.repo.close = closing
+        tables.scheduler.schedule(1, 600, AsyncMock())
+        timer = tables.scheduler.timers[1]
+        await bot.close()
     assert events == ["tables stopped", "database closed"]
     assert timer.cancelled()
 

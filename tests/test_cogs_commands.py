@@ -42,13 +42,10 @@ async def test_translator_serves_exactly_the_catalogue_languages() -> None:
 @pytest.fixture
 async def capsa_tree(executor, tmp_path):
     config = Config(token="x", database_path=str(tmp_path / "capsa.sqlite3"))
-    client = CapsaBot(config, executor=executor)
-    await client.open_database()  # the cog's tables use it
-    await cogs.capsa.setup(client)
-    try:
+    async with CapsaBot(config, executor=executor) as client:  # set up, as in main
+        await client.open_database()  # the cog's tables use it
+        await cogs.capsa.setup(client)
         yield client.tree
-    finally:
-        await client.close()
 
 
 def walk_options(payload: dict, depth: int = 0):

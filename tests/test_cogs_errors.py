@@ -34,11 +34,8 @@ from tests.cog_helpers import (
 
 @pytest.fixture
 async def real_bot(executor):
-    client = CapsaBot(Config(token="x"), executor=executor)
-    try:
+    async with CapsaBot(Config(token="x"), executor=executor) as client:  # set up, as in main
         yield client
-    finally:
-        await client.close()
 
 
 @pytest.mark.parametrize("locale,lang", [(ID, "id"), (EN, "en"), (discord.Locale.french, "en")])

@@ -560,3 +560,161 @@ async def test_timeout_message_is_helpful(fake: FakeDiscord, world: World) -> No
     assert (
         os.environ.get("DISCORD_API_BASE") is None or "127.0.0.1" in os.environ["DISCORD_API_BASE"]
     )
+
+
+# -- shards ------------------------------------------------------------------------------------
+GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 0, 1 << 9, 1 << 12
+GO = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}]
+
+
+class RawShard:
+    """A bare websocket client of the fake's gateway: IDENTIFY (with ``shard`` or without),
+    then ``flush`` returns every dispatch the fake sent it so far."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.events: list[dict[str, Any]] = []
+
+    @classmethod
+    async def identify(
+        cls, http: aiohttp.ClientSession, fake: FakeDiscord, shard: list[int] | None
+    ) -> RawShard:
+        ws = await http.ws_connect(f"{fake.gateway_url}?v=10&encoding=json")
+        assert (await ws.receive_json(timeout=5))["op"] == 10  # HELLO
+        data: dict[str, Any] = {
+            "token": fake.token,
+            "intents": GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES,
+            "properties": {},
+        }
+        if shard is not None:
+            data["shard"] = shard
+        await ws.send_json({"op": 2, "d": data})
+        return cls(ws)
+
+    async def flush(self) -> list[dict[str, Any]]:
+        """A HEARTBEAT, and everything up to its ACK: the fake writes a connection's frames
+        in order, so that is every dispatch it queued for this connection before."""
+        await self.ws.send_json({"op": 1, "d": None})
+        while (frame := await self.ws.receive_json(timeout=5))["op"] != 11:
+            self.events.append(frame)
+        return self.events
+
+    async def take(self) -> list[tuple[str, int | None]]:
+        """The dispatches since the last ``take``, as (event, guild id)."""
+        await self.flush()
+        got = [(f["t"], _guild_of(f["d"])) for f in self.events]
+        self.events.clear()
+        return got
+
+
+def _guild_of(data: dict[str, Any]) -> int | None:
+    gid = data.get("guild_id") or (data.get("id") if "channels" in data else None)
+    return int(gid) if gid is not None else None
+
+
+async def test_each_guilds_events_go_to_its_shard_and_dms_to_shard_0(fake: FakeDiscord) -> None:
+    g0, g1 = fake.add_guild("Zero", shard=(0, 2)), fake.add_guild("One", shard=(1, 2))
+    assert ((g0.id >> 22) % 2, (g1.id >> 22) % 2) == (0, 1)
+    c0, c1 = g0.add_text_channel("capsa"), g1.add_text_channel("capsa")
+    alice = fake.add_user("alice", guild=g0)
+    fake.join(alice, g1)
+    async with aiohttp.ClientSession() as http:
+        s0 = await RawShard.identify(http, fake, [0, 2])
+        s1 = await RawShard.identify(http, fake, [1, 2])
+        every = await RawShard.identify(http, fake, None)  # unsharded: everything
+        ready = {}
+        for name, shard in (("s0", s0), ("s1", s1), ("every", every)):
+            frames = await shard.flush()
+            assert frames[0]["t"] == "READY"
+            ready[name] = frames[0]["d"]
+            assert [f["t"] for f in frames[1:]] == ["GUILD_CREATE"] * len(ready[name]["guilds"])
+            shard.events.clear()
+        assert [int(g["id"]) for g in ready["s0"]["guilds"]] == [g0.id]
+        assert [int(g["id"]) for g in ready["s1"]["guilds"]] == [g1.id]
+        assert {int(g["id"]) for g in ready["every"]["guilds"]} == {g0.id, g1.id}
+        assert (ready["s0"]["shard"], ready["s1"]["shard"]) == ([0, 2], [1, 2])
+        assert sorted(c.shard for c in fake.gateway.connected()) == [(0, 1), (0, 2), (1, 2)]
+        assert {c.shard for c in fake.gateway.shard_connections(1)} == {(1, 2)}
+
+        g2 = fake.add_guild("Two", shard=(1, 2))  # joined later: GUILD_CREATE to shard 1
+        assert await s0.take() == []
+        assert await s1.take() == [("GUILD_CREATE", g2.id)]
+        assert await every.take() == [("GUILD_CREATE", g2.id)]
+
+        m0 = fake.post_message(c0, fake.bot_user, {"content": "zero", "components": GO})
+        m1 = fake.post_message(c1, fake.bot_user, {"content": "one", "components": GO})
+        dm = fake.post_message(alice.dm, fake.bot_user, {"content": "dm", "components": GO})
+        for message in (m1, m0, dm):
+            await alice.click(message, "Go", wait=False)
+        created = [("MESSAGE_CREATE", g0.id), ("MESSAGE_CREATE", None)]
+        clicks = [("INTERACTION_CREATE", g0.id), ("INTERACTION_CREATE", None)]
+        assert await s0.take() == created + clicks
+        assert await s1.take() == [("MESSAGE_CREATE", g1.id), ("INTERACTION_CREATE", g1.id)]
+        assert sorted(await every.take(), key=str) == sorted(
+            [*created, ("MESSAGE_CREATE", g1.id), *clicks, ("INTERACTION_CREATE", g1.id)],
+            key=str,
+        )
+        for shard in (s0, s1, every):
+            await shard.ws.close()
+
+
+@pytest.mark.parametrize("shard", [[2, 2], [0, 0], [-1, 2], [0], "0,1"])
+async def test_identify_with_an_invalid_shard_is_closed_4010(fake: FakeDiscord, shard) -> None:
+    async with aiohttp.ClientSession() as http:
+        raw = await RawShard.identify(http, fake, shard)
+        closed = await raw.ws.receive(timeout=5)
+        assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4010
+    assert fake.gateway.identifies == 0 and not fake.gateway.sessions
+
+
+async def test_gateway_bot_recommends_the_configured_shard_count(fake: FakeDiscord) -> None:
+    auth = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{fake.api_base}/gateway/bot", headers=auth) as resp:
+            assert (await resp.json())["shards"] == 1  # the default
+        fake.recommended_shards = 3
+        async with http.get(f"{fake.api_base}/gateway/bot", headers=auth) as resp:
+            body = await resp.json()
+    assert body["shards"] == 3 and body["url"] == fake.gateway_url
+    assert body["session_start_limit"]["max_concurrency"] == 1
+
+
+async def test_an_auto_sharded_bot_runs_one_connection_a_shard(fake: FakeDiscord) -> None:
+    """A real, unmodified AutoShardedBot without a shard count takes the fake's
+    recommendation (2): one session a shard, each guild on its own, a DM on shard 0, and
+    both shards resume after the connections drop."""
+    fake.recommended_shards = 2
+    g0, g1 = fake.add_guild("Zero", shard=(0, 2)), fake.add_guild("One", shard=(1, 2))
+    c0, c1 = g0.add_text_channel("capsa"), g1.add_text_channel("capsa")
+    alice = fake.add_user("alice", guild=g0)
+    fake.join(alice, g1)
+    bot = commands.AutoShardedBot(
+        command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+    )
+
+    @bot.tree.command(name="where", description="The shard that answers")
+    async def where(inter: discord.Interaction) -> None:
+        shard = inter.guild.shard_id if inter.guild else None
+        await inter.response.send_message(f"shard {shard}")
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    async with running_bot(fake, bot, timeout=30):
+        assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
+        assert sorted(c.shard for c in fake.gateway.connected()) == [(0, 2), (1, 2)]
+        assert {g.id: g.shard_id for g in bot.guilds} == {g0.id: 0, g1.id: 1}
+        assert (await alice.slash("where", channel=c0)).content == "shard 0"
+        assert (await alice.slash("where", channel=c1)).content == "shard 1"
+        assert (await alice.slash("where", channel=alice.dm)).content == "shard None"
+        by_shard = {s.shard: [e for _, e in s.buffer] for s in fake.gateway.sessions}
+        dm_events = [e for e in by_shard[(0, 2)] if '"INTERACTION_CREATE"' in e]
+        assert len(dm_events) == 2 and not any(str(g0.id) in e for e in by_shard[(1, 2)])
+
+        assert await fake.drop_gateway(hard=True) == 2
+        res = await alice.slash("where", channel=c1, wait=False)  # sent while disconnected
+        await res.wait(timeout=15)
+        assert res.content == "shard 1"
+        await eventually(lambda: fake.gateway.resumes == 2, timeout=15)
+        assert fake.gateway.identifies == 2

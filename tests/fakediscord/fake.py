@@ -46,8 +46,11 @@ class FakeDiscord:
         interaction_deadline: float | None = 3.0,
         heartbeat_interval: float = 41.25,
         buffer_size: int = 200_000,
+        recommended_shards: int = 1,
     ) -> None:
         self.ids = Snowflakes()
+        # GET /gateway/bot's "shards": what an AutoShardedBot without a shard count runs
+        self.recommended_shards = recommended_shards
         self.token = token
         self.interaction_deadline = interaction_deadline
         # When True, an interaction the bot answers with a deferral (type 5 or 6) returns
@@ -125,8 +128,13 @@ class FakeDiscord:
         return env
 
     # -- world building -------------------------------------------------------------------------
-    def add_guild(self, name: str = "Test", *, locale: str = "en-US") -> FakeGuild:
-        guild = FakeGuild(self, self.ids.next(), name, locale)
+    def add_guild(
+        self, name: str = "Test", *, locale: str = "en-US", shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A guild (the bot a member). ``shard=(i, n)``: an id whose events go to shard
+        ``i`` of ``n`` (``(id >> 22) % n == i``)."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = FakeGuild(self, gid, name, locale)
         self.accounts[guild.owner.id] = guild.owner
         guild.add_member(self.bot_user, [_role(guild, "Bot", BOT_PERMS)])
         self.guilds[guild.id] = guild
@@ -210,7 +218,8 @@ class FakeDiscord:
         intent: int | None = None,
         private_content: bool = False,
     ) -> None:
-        """Send a gateway dispatch to the live session(s) responsible for ``guild``."""
+        """Send a gateway dispatch to the live session(s) responsible for ``guild``: those of
+        its shard, ``(guild.id >> 22) % shard_count``; without a guild (a DM), shard 0's."""
         if guild is not None and guild.id not in self.guilds and event != "GUILD_CREATE":
             return
         self.gateway.dispatch(event, data, guild.id if guild else None, intent, private_content)

@@ -1,5 +1,12 @@
 """Fake gateway: HELLO / IDENTIFY / READY / heartbeats / RESUME with replay / op 7 / op 9.
 
+Sharding as Discord does it: an IDENTIFY with ``shard: [i, n]`` makes a session of shard
+``i`` of ``n``; a guild's events go only to the sessions of shard ``(guild_id >> 22) % n``,
+events without a guild (DMs) only to shard 0, and READY lists the shard's guilds only. An
+IDENTIFY without ``shard`` is shard ``[0, 1]``, which gets everything. A shard outside its
+count is closed with 4010, as Discord does. Each session has its own connection, sequence,
+heartbeats and RESUME, so a client's several shards live side by side.
+
 Plain JSON text frames (discord.py asks for zlib-stream but decodes text frames as-is).
 Each session keeps a bounded buffer of its dispatches so a RESUME can replay what the client
 missed. Outgoing frames go through one queue per connection, so sequence order is kept.
@@ -25,6 +32,24 @@ Json = dict[str, Any]
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 MESSAGE_CONTENT = 1 << 15
+INVALID_SHARD = 4010
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to; DMs (no guild) go to shard 0."""
+    return ((guild_id or 0) >> 22) % shard_count
+
+
+def _shard(value: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` as ``(shard_id, shard_count)``; None if Discord would refuse it."""
+    if value is None:
+        return (0, 1)
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    shard_id, count = value
+    if not (isinstance(shard_id, int) and isinstance(count, int)):
+        return None
+    return (shard_id, count) if 0 <= shard_id < count else None
 
 
 class Connection:
@@ -36,6 +61,11 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.session: Session | None = None
         self.closed = False
+
+    @property
+    def shard(self) -> tuple[int, int] | None:
+        """``(shard_id, shard_count)`` of the session on this websocket (None before it)."""
+        return self.session.shard if self.session is not None else None
 
     def send(self, frame: Json) -> None:
         if not self.closed:
@@ -83,8 +113,7 @@ class Session:
         if intent is not None and not self.intents & intent:
             return False
         shard_id, count = self.shard
-        gid = guild_id or 0
-        return (gid >> 22) % count == shard_id
+        return shard_of(guild_id, count) == shard_id
 
     def dispatch(self, event: str, data: Json) -> None:
         self.seq += 1
@@ -131,6 +160,10 @@ class Gateway:
 
     def connected(self) -> list[Connection]:
         return [c for c in self.connections if not c.closed and c.session is not None]
+
+    def shard_connections(self, shard_id: int) -> list[Connection]:
+        """The connected websockets whose session is shard ``shard_id`` (of any count)."""
+        return [c for c in self.connected() if c.shard is not None and c.shard[0] == shard_id]
 
     async def drop(self, *, hard: bool = True, code: int = 4000) -> int:
         """Drop every connected websocket (abort the TCP stream, or close with ``code``)."""
@@ -232,13 +265,19 @@ class Gateway:
         if data.get("token") != fake.token:
             await conn.close(4004)
             return
-        shard = tuple(data.get("shard") or (0, 1))
-        # A re-IDENTIFY (e.g. a restarted bot process) retires disconnected old sessions.
+        shard = _shard(data.get("shard"))
+        if shard is None:
+            await conn.close(INVALID_SHARD)
+            return
+        # A re-IDENTIFY (e.g. a restarted bot process) retires disconnected old sessions of
+        # its shard, and of every shard when the count changed (the bot was resharded).
         for old in self.sessions:
-            if old.shard[0] == shard[0] and (old.conn is None or old.conn.closed):
+            if (old.shard[0] == shard[0] or old.shard[1] != shard[1]) and (
+                old.conn is None or old.conn.closed
+            ):
                 old.invalid = True
         self.sessions = [s for s in self.sessions if not s.invalid]
-        session = Session(fake, int(data.get("intents", 0)), shard, fake.buffer_size)  # type: ignore[arg-type]
+        session = Session(fake, int(data.get("intents", 0)), shard, fake.buffer_size)
         self.sessions.append(session)
         session.attach(conn, None)
         self.identifies += 1

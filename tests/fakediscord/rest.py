@@ -134,7 +134,8 @@ async def gateway(req: Req) -> Result:
 
 async def gateway_bot(req: Req) -> Result:
     limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-    return 200, {"url": req.fake.gateway_url, "shards": 1, "session_start_limit": limit}
+    shards = req.fake.recommended_shards
+    return 200, {"url": req.fake.gateway_url, "shards": shards, "session_start_limit": limit}
 
 
 # -- application commands ----------------------------------------------------------------------

@@ -74,6 +74,16 @@ class Snowflakes:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose events Discord sends to shard ``shard_id`` of ``shard_count``:
+        ``(id >> 22) % shard_count == shard_id`` (the id's millisecond moves on by less
+        than ``shard_count``)."""
+        value = self.next()
+        while (value >> 22) % shard_count != shard_id:
+            value = ((value >> 22) + 1) << 22
+        self._last = value
+        return value
+
 
 def iso(ts: float | None) -> str | None:
     if ts is None:
