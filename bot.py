@@ -55,6 +55,7 @@ class Config:
     guild_ready_timeout: float = 2.0
     shard_count: int | None = None  # over all processes; None: Discord's recommendation
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all
+    coach: bool = True  # review every person's hand after each showdown (COACH=off: on demand)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -76,6 +77,7 @@ class Config:
             guild_ready_timeout=_number("GUILD_READY_TIMEOUT", float, cls.guild_ready_timeout),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            coach=_switch("COACH", cls.coach),
         )
 
 
@@ -87,6 +89,20 @@ def _number(name: str, kind: Callable[[str], T], default: T) -> T:
         return kind(text)
     except ValueError:
         raise ValueError(f"{name}={text!r} is not a number: fix it in your .env file") from None
+
+
+_SWITCH = {"on": True, "true": True, "yes": True, "1": True}
+_SWITCH |= {"off": False, "false": False, "no": False, "0": False}
+
+
+def _switch(name: str, default: bool) -> bool:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    value = _SWITCH.get(text.lower())
+    if value is None:
+        raise ValueError(f"{name}={text!r} must be on or off: fix it in your .env file")
+    return value
 
 
 def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | None]:

@@ -7,6 +7,7 @@ Run from the repository root (prints a table; checks nothing):
     .venv/bin/python bench/load.py --tables 200 --deadline 0   # no 3 s expiry: every table ends
     .venv/bin/python bench/load.py --tables 200 --think 5 15   # people who take 5-15 s a click
     .venv/bin/python bench/load.py --tables 200 --profile /tmp/bot.prof   # bot under cProfile
+    .venv/bin/python bench/load.py --tables 200 --coach on off   # with and without the coach
 
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
 ``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
@@ -394,11 +395,11 @@ def score_lag(db: Path) -> list[float]:
 # --- one size -------------------------------------------------------------------------------
 
 
-async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict:
+async def run_size(tables: int, args: argparse.Namespace, workdir: Path, coach: str) -> dict:
     here = psutil.Process()
-    result: dict = {"tables": tables}
-    db = workdir / f"load-{tables}.sqlite3"
-    log = workdir / f"bot-{tables}.log"
+    result: dict = {"tables": tables, "coach": coach}
+    db = workdir / f"load-{tables}-{coach}.sqlite3"
+    log = workdir / f"bot-{tables}-{coach}.log"
     async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
         fake.settle_deferred_updates = True  # people see each click's result before the next
         guild = fake.add_guild("Load")
@@ -413,7 +414,7 @@ async def run_size(tables: int, args: argparse.Namespace, workdir: Path) -> dict
             fake,
             db,
             log,
-            env={"SOLVER_WORKERS": str(args.solver_workers)},
+            env={"SOLVER_WORKERS": str(args.solver_workers), "COACH": coach},
             python_args=["-m", "cProfile", "-o", profile] if profile else [],
             timeout=60,
         )
@@ -549,6 +550,7 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         rows.append(
             (
                 str(r["tables"]),
+                r["coach"],
                 f"{r['completed']}/{r['tables']}",
                 f"{ms(pct(every, 50))} / {ms(pct(every, 99))}",
                 f"{secs(pct(r['showdown'], 50))} / {secs(pct(r['showdown'], 99))}",
@@ -561,6 +563,7 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         )
     head = (
         "tables",
+        "coach",
         "done",
         "ack p50 / p99",
         "showdown p50 / p99",
@@ -578,7 +581,7 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
     for r in results:
         every = [v for vals in r["latency"].values() for v in vals]
-        print(f"\n--- {r['tables']} tables ---")
+        print(f"\n--- {r['tables']} tables, COACH={r['coach']} ---")
         met_ack = (pct(every, 99) or 99) < TARGET_ACK_P99
         met_sd = (pct(r["showdown"], 99) or 99) < TARGET_SHOWDOWN
         if r["tables"] == TARGET_TABLES:
@@ -658,6 +661,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--db-samples", type=int, default=100, help="rounds in the SQLite side run")
     p.add_argument("--profile", help="run the bot under cProfile; writes PROFILE.<tables>")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    p.add_argument(
+        "--coach",
+        nargs="+",
+        choices=("on", "off"),
+        default=["on"],
+        help="the bot's COACH setting; 'on off' runs each size both ways",
+    )
     return p.parse_args(argv)
 
 
@@ -669,10 +679,11 @@ async def main(argv: list[str] | None = None) -> int:
     try:
         with only_localhost():
             for n in args.tables:
-                print(f"running {n} tables ...", flush=True)
-                start = time.monotonic()
-                results.append(await run_size(n, args, workdir))
-                print(f"  {n} tables took {time.monotonic() - start:.0f} s", flush=True)
+                for coach in args.coach:
+                    print(f"running {n} tables, COACH={coach} ...", flush=True)
+                    start = time.monotonic()
+                    results.append(await run_size(n, args, workdir, coach))
+                    print(f"  {n} tables took {time.monotonic() - start:.0f} s", flush=True)
         report(results, args)
     finally:
         if args.keep:

@@ -1,5 +1,6 @@
-"""The command line: ``score``, ``rank`` and ``rules`` are defined here; ``arrange``
-(capsa.solver_cli) and ``play`` (capsa.play) are imported, and ``COMMANDS`` lists them all.
+"""The command line: ``score``, ``rank`` and ``rules`` are defined here; ``arrange`` and
+``review`` (capsa.solver_cli) and ``play`` (capsa.play) are imported, and ``COMMANDS``
+lists them all.
 
 Bad input always exits with status 2 and one line on stderr; never a traceback. ``score``
 refuses a key it does not know at every level (the request, its options, a player) rather
@@ -26,7 +27,7 @@ from capsa.play import cmd_play
 from capsa.presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from capsa.rules_text import TOPICS, RulesPage, rules_page
 from capsa.scoring import score_round
-from capsa.solver_cli import cmd_arrange
+from capsa.solver_cli import cmd_arrange, cmd_review
 
 # The keys ``score`` reads; any other key is refused. A table's options are checked by
 # the preset itself (Preset.with_options names the ones it allows).
@@ -283,7 +284,9 @@ def cmd_rules(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 
 RULES = command("rules", "print the rules pages of /capsa rules", _rules_args)(cmd_rules)
 
-COMMANDS: dict[str, Command] = {c.name: c for c in (SCORE, RANK, RULES, cmd_play, cmd_arrange)}
+COMMANDS: dict[str, Command] = {
+    c.name: c for c in (SCORE, RANK, RULES, cmd_play, cmd_arrange, cmd_review)
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

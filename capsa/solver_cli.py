@@ -1,4 +1,4 @@
-"""The ``arrange`` command (capsa.cli lists it)."""
+"""The ``arrange`` and ``review`` commands (capsa.cli lists them)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from capsa.cards import CapsaError, parse_cards
+from capsa.coach import review_hand
 from capsa.commands import command, run_batch
 from capsa.presets import PRESETS, get_preset
 from capsa.settings import LEVELS
@@ -49,3 +50,36 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
     return run_batch(
         stdin, stdout, stderr, answer, blank="the line is blank (give 13 cards)", flush=True
     )
+
+
+# --- review -------------------------------------------------------------------------------
+
+
+def _review_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
+    p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
+    p.add_argument("--back", required=True, help="the back row played, 5 cards")
+    p.add_argument("--middle", required=True, help="the middle row played, 5 cards")
+    p.add_argument("--front", required=True, help="the front row played, 3 cards")
+    p.add_argument("--declare", default=None, help="the special declared, if any")
+
+
+@command(
+    "review",
+    "the coach: a played setting against the best one, valued as --level hard (JSON)",
+    _review_args,
+)
+def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    preset = get_preset(args.rules)
+    if not 1 <= args.opponents <= 3:
+        raise CapsaError(f"--opponents must be 1 to 3, not {args.opponents}")
+    back, middle, front = (
+        tuple(parse_cards(text.replace(",", " ").split()))
+        for text in (args.back, args.middle, args.front)
+    )
+    cards = [*back, *middle, *front]
+    if args.declare is not None and not preset.pays(args.declare):
+        raise CapsaError(f"'{args.declare}' is not a special that {preset.name} pays")
+    review = review_hand(cards, preset, args.opponents, (back, middle, front), args.declare)
+    stdout.write(json.dumps(review.to_dict() | {"best_choice": review.is_best}) + "\n")
+    return 0

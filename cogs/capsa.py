@@ -55,12 +55,15 @@ MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
 DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS)
 
 
-def build_tables(client: discord.Client, repo: Repository, workers: WorkerPool) -> Tables:
-    """The one place the parts of the tables are made and wired together."""
+def build_tables(
+    client: discord.Client, repo: Repository, workers: WorkerPool, *, coach_reviews: bool = True
+) -> Tables:
+    """The one place the parts of the tables are made and wired together.
+    ``coach_reviews``: review people's hands after every showdown (else only when asked)."""
     scheduler = Scheduler()
     services = TableServices(client, repo, workers, scheduler)
     display = BuilderDisplay(services)
-    coach = Coach(services)
+    coach = Coach(services, after_every_showdown=coach_reviews)
     rounds = Rounds(services, display, coach)
     return Tables(
         scheduler=scheduler,
@@ -78,7 +81,7 @@ class Capsa(
 ):
     def __init__(self, bot: CapsaBot) -> None:
         self.bot = bot
-        self.tables = build_tables(bot, bot.repo, bot.workers)
+        self.tables = build_tables(bot, bot.repo, bot.workers, coach_reviews=bot.config.coach)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -44,16 +44,20 @@ class Coach:
 
     ``services``: the repository, the worker processes (reviews run there at the lowest
     priority, one at a time, so a showdown never waits behind more than one) and the
-    scheduler that runs the background reviews."""
+    scheduler that runs the background reviews. ``after_every_showdown`` False (the
+    ``COACH=off`` setting): a hand is reviewed only when its player asks, so the stats
+    and the sharpest leaderboard count only those."""
 
-    def __init__(self, services: TableServices) -> None:
+    def __init__(self, services: TableServices, *, after_every_showdown: bool = True) -> None:
         self.services = services
         self.repo = services.repo
+        self.after_every_showdown = after_every_showdown
         self._one_at_a_time = asyncio.Semaphore(1)
 
     def after_showdown(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Review the round's people's hands in the background (the showdown is posted)."""
-        self.services.scheduler.spawn(self.review_round(match, rnd))
+        if self.after_every_showdown:
+            self.services.scheduler.spawn(self.review_round(match, rnd))
 
     async def review_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
         people = {s.seat for s in match.seats if not s.is_bot}
@@ -110,6 +114,8 @@ class Coach:
     async def resume(self) -> None:
         """At start: review the people's hands of recent rounds that have none yet (a
         process that stopped mid-way, a round scored by another process that died)."""
+        if not self.after_every_showdown:
+            return
         pending = await self.repo.unreviewed_hands(time.time() - RESUME_DAYS * 86400)
         if pending:
             self.services.scheduler.spawn(self._review_pending(pending))

@@ -39,6 +39,7 @@ ENV_KEYS = (
     "GUILD_READY_TIMEOUT",
     "SHARD_COUNT",
     "SHARD_IDS",
+    "COACH",
 )
 
 
@@ -57,6 +58,23 @@ def test_config_defaults(clean_env) -> None:
     assert config.log_level == "INFO" and config.api_base is None and config.gateway_url is None
     assert config.solver_workers == 1 and config.guild_ready_timeout == 2.0
     assert config.shard_count is None and config.shard_ids is None
+    assert config.coach
+
+
+@pytest.mark.parametrize(
+    "text,on", [("on", True), (" OFF ", False), ("false", False), ("1", True), ("no", False)]
+)
+def test_coach_setting(clean_env, text, on) -> None:
+    clean_env.setenv("COACH", text)
+    assert Config.from_env().coach is on
+
+
+def test_main_refuses_a_coach_setting_that_is_not_on_or_off(clean_env, capsys) -> None:
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    clean_env.setenv("COACH", "maybe")
+    assert bot_module.main() == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["COACH='maybe' must be on or off: fix it in your .env file"]
 
 
 def test_config_parsing(clean_env) -> None:
@@ -301,6 +319,7 @@ async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_b
     assert not hasattr(bot, "tables")
     assert tables.services.repo is bot.repo and tables.services.workers is bot.workers
     assert set(store._dynamic_items.values()) == set(cogs.capsa.DYNAMIC_ITEMS)
+    assert tables.coach.after_every_showdown is bot.config.coach
     timer = tables.scheduler.timers[lobby.id]  # resumed: the lobby's expiry is armed
 
     await bot.remove_cog(CAPSA_COG)

@@ -207,3 +207,22 @@ def test_bad_input_is_refused_with_a_reason():
     cards = _sorted_cards([c.index for c in hand])
     with pytest.raises(CapsaError, match="1 to 3 opponents"):
         review_hand(cards, preset, 4, (tuple(cards[:5]), tuple(cards[5:10]), tuple(cards[10:])))
+
+
+def test_the_review_command_prints_the_review_as_json():
+    out = io.StringIO()
+    rows = ["--back", "AS KS QS JS TS", "--middle", "9H 8H 7H 6H 5H", "--front", "4D 3D 2D"]
+    assert main(["review", "--opponents", "3", *rows, "--declare", "dragon"], stdout=out) == 0
+    printed = json.loads(out.getvalue())
+    expected = review_hand(
+        parse_cards(ROWS_OVER_DRAGON),
+        get_preset("standard"),
+        3,
+        _rows("AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D"),
+        "dragon",
+    )
+    assert printed == json.loads(json.dumps(expected.to_dict() | {"best_choice": False}))
+    err = io.StringIO()
+    short = ["--back", "AS KS QS JS TS", "--middle", "9H 8H 7H 6H 5H", "--front", "4D 3D"]
+    assert main(["review", *short], stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue().strip().splitlines() == ["error: a hand has 13 cards, not 12"]

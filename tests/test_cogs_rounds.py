@@ -10,6 +10,7 @@ from unittest.mock import MagicMock
 import discord
 import pytest
 
+from capsa.coach import Review, review_hand
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.cog_helpers import (
@@ -74,7 +75,9 @@ async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_
         if showdown.edit.await_count:
             break
         await asyncio.sleep(0.01)
-    showdown.edit.assert_awaited_once_with(view=None)
+    showdown.edit.assert_awaited_once()
+    (view,) = showdown.edit.await_args.kwargs.values()  # Next goes, Review my hand stays
+    assert [c.custom_id for c in view.children] == [f"capsa:review:{rnd.id}"]
 
 
 async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bot, repo) -> None:
@@ -128,3 +131,44 @@ async def test_a_person_who_runs_out_of_time_plays_rows_never_a_special(fake_bot
     ]
     assert computer.auto and computer.declare == "dragon"
     assert scored.result["players"][0]["special"] is None
+
+
+# --- the coach after the showdown ---------------------------------------------------------
+
+
+async def _played_round(repo, tables):
+    match, rnd = await playing_round(repo)
+    tables.rounds.next_round_seconds = 3600  # no next deal during the test
+    settings = {}
+    for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
+        rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
+        settings[seat] = rows
+        codes = [[c.code for c in row] for row in rows]
+        assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
+    await tables.rounds.close_round(match.id, rnd.id)
+    await asyncio.gather(*list(tables.scheduler._tasks))  # the background jobs, to the end
+    return match, rnd, settings
+
+
+async def test_after_the_showdown_each_persons_hand_is_reviewed_once(fake_bot, repo) -> None:
+    tables = fake_bot.tables
+    match, rnd, settings = await _played_round(repo, tables)
+    for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
+        stored = await repo.hand_review(rnd.id, seat)
+        assert stored is not None
+        expected = review_hand(cards(hand), get_preset("standard"), 1, settings[seat])
+        assert Review.from_dict(stored) == expected
+    # asking again (a press, another process) keeps the one review
+    again = await tables.coach.review(match, rnd, (await repo.get_round(rnd.id)).hands[0])
+    assert again.to_dict() == (await repo.hand_review(rnd.id, 0))
+
+
+async def test_with_the_coach_off_hands_are_reviewed_only_when_asked(fake_bot, repo) -> None:
+    tables = fake_bot.tables
+    tables.coach.after_every_showdown = False
+    match, rnd, _ = await _played_round(repo, tables)
+    assert await repo.hand_review(rnd.id, 0) is None and await repo.hand_review(rnd.id, 1) is None
+    scored = await repo.get_round(rnd.id)
+    review = await tables.coach.review(match, scored, scored.hands[1])
+    assert await repo.hand_review(rnd.id, 1) == review.to_dict()
+    assert await repo.hand_review(rnd.id, 0) is None

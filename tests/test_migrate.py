@@ -60,6 +60,8 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
         await repo.set_lobby_message(m.id, 2**62 + 5)  # a Discord-sized id
         done = await submitted_round(repo, m.id, 1)
         assert await repo.score_round(done.id, {"round": 1, "x": [1.5, None]}, three_scores())
+        review = {"loss": 1.25, "best": [["AS"]], "origin": "played"}
+        assert await repo.store_review(done.id, 0, review, 1.25, True, now=T0 + 310.5)
         hands = the_deal(3, 8)
         rnd = await repo.start_round(m.id, 2, 2**70 + 1, T0 + 500, hands, now=T0 + 380)
         await repo.submit_hand(rnd.id, 1, *split(hands[1]), "six_pairs", False, now=T0 + 400.25)
@@ -103,11 +105,13 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
             await repo.match_totals(match_id),
         ]
     for guild in (GUILD, OTHER_GUILD):
-        for sort in ("points", "wins", "matches", "sweeps"):
+        for sort in ("points", "wins", "matches", "sweeps", "sharpest"):
             for days in (None, 2, 7, 30):
                 out.append(await repo.leaderboard(guild, sort, days, now=T0))
-                out.append(await repo.leaderboard_count(guild, days, now=T0))
+                out.append(await repo.leaderboard_count(guild, days, now=T0, sort=sort))
         out += [await repo.player_stats(guild, u) for u in (100, 101, 102, 300, 301, 500)]
+    out += [await repo.hand_review(r, seat) for r in ids["rounds"] for seat in range(4)]
+    out += [await repo.unreviewed_hands(T0 - 10**6)]
     out += [await repo.active_match_of_user(u) for u in (100, 300, 301, 500)]
     out += [await repo.active_match_in_channel(c) for c in (10, 40, 50)]
     return to_microseconds(out)
