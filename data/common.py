@@ -22,6 +22,7 @@ from .repository import (
     RoundRecord,
     RoundStatus,
     SeatRecord,
+    TimerRecord,
 )
 
 
@@ -200,6 +201,16 @@ def hand_record(r: Row, secs: Seconds) -> HandRecord:
         dm_message_id=r["dm_message_id"],
         dm_refused=bool(r["dm_refused"]),
         arranged=bool(r["arranged"]),
+    )
+
+
+def timer_record(r: Row) -> TimerRecord:
+    return TimerRecord(
+        match_id=int(r["match_id"]),
+        kind=str(r["kind"]),
+        arg=int(r["arg"]),
+        version=int(r["version"]),
+        attempts=int(r["attempts"]),
     )
 
 

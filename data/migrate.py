@@ -44,6 +44,7 @@ TABLES = (
     "hands",
     "round_scores",
     "hand_reviews",
+    "timers",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

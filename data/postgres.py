@@ -16,7 +16,7 @@ in the records, converted at this boundary.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Self
@@ -41,6 +41,7 @@ from .common import (
     ranked_where,
     round_record,
     seat_record,
+    timer_record,
     to_json,
 )
 from .postgres_db import create_pool, migrate
@@ -65,12 +66,14 @@ from .repository import (
     SeatRecord,
     TableExists,
     TableFull,
+    TimerRecord,
     validate_guild_settings,
 )
 
 if TYPE_CHECKING:
     from .postgres_db import Connection
 
+TIMERS_CHANNEL = "capsa_timers"  # NOTIFY'd when a timer is set: every process looks again
 _ACTIVE = "IN ({})".format(", ".join(f"'{status}'" for status in ACTIVE_STATUSES))
 
 # A match and its seats, one row per seat (one row with NULL seat columns if it has none).
@@ -150,6 +153,9 @@ class PostgresRepository:
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self._pool = pool
+        # a connection of the pool kept for LISTEN capsa_timers (watch_timers)
+        self._listener: asyncpg.pool.PoolConnectionProxy[asyncpg.Record] | None = None
+        self._timer_watchers: list[Callable[[], None]] = []
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> Self:
@@ -165,6 +171,13 @@ class PostgresRepository:
         return cls(pool)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            try:
+                await listener.remove_listener(TIMERS_CHANNEL, self._notified)
+            except (asyncpg.PostgresError, OSError):
+                pass  # a broken connection: the pool closes it
+            await self._pool.release(listener)
         await self._pool.close()
 
     # ------------------------------------------------------------------ plumbing
@@ -926,6 +939,104 @@ class PostgresRepository:
             max(0, int(limit)),
         )
         return [(int(r[0]), int(r[1])) for r in rows]
+
+    # ------------------------------------------------------------------ timers
+
+    async def set_timer(
+        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+    ) -> bool:
+        conflict = (
+            "DO NOTHING"
+            if if_absent
+            else "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
+            " version = timers.version + 1, attempts = 0, lease_until = NULL, lease_owner = NULL"
+        )
+        async with self._write() as conn:
+            changed = await self._exec(
+                conn,
+                "INSERT INTO timers (match_id, kind, arg, due_at)"
+                " SELECT id, $1, $2, now() + make_interval(secs => $3) FROM matches"
+                f" WHERE id = $4 ON CONFLICT (match_id, kind) {conflict}",
+                kind,
+                int(arg),
+                max(0.0, float(delay)),
+                match_id,
+            )
+            if changed:
+                await conn.execute(f"NOTIFY {TIMERS_CHANNEL}")  # sent at COMMIT
+        return changed == 1
+
+    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
+        if kinds is None:
+            await self._pool.execute("DELETE FROM timers WHERE match_id = $1", match_id)
+        else:
+            await self._pool.execute(
+                "DELETE FROM timers WHERE match_id = $1 AND kind = ANY($2::text[])",
+                match_id,
+                list(kinds),
+            )
+
+    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+        rows = await self._pool.fetch(
+            "UPDATE timers t SET lease_until = now() + make_interval(secs => $1),"
+            " lease_owner = $2"
+            " FROM (SELECT match_id, kind FROM timers"
+            "  WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())"
+            "  ORDER BY due_at, match_id LIMIT $3 FOR UPDATE SKIP LOCKED) due"
+            " WHERE t.match_id = due.match_id AND t.kind = due.kind"
+            " RETURNING t.match_id, t.kind, t.arg, t.version, t.attempts, t.due_at",
+            float(lease),
+            owner,
+            max(0, int(limit)),
+        )
+        return [timer_record(r) for r in sorted(rows, key=lambda r: (r["due_at"], r["match_id"]))]
+
+    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
+        await self._pool.execute(
+            "DELETE FROM timers WHERE match_id = $1 AND kind = $2 AND version = $3",
+            match_id,
+            kind,
+            version,
+        )
+
+    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+        await self._pool.execute(
+            "UPDATE timers SET due_at = now() + make_interval(secs => $4),"
+            " attempts = attempts + 1, lease_until = NULL, lease_owner = NULL"
+            " WHERE match_id = $1 AND kind = $2 AND version = $3",
+            match_id,
+            kind,
+            version,
+            max(0.0, float(delay)),
+        )
+
+    async def next_timer_in(self) -> float | None:
+        value = await self._pool.fetchval(
+            "SELECT EXTRACT(EPOCH FROM MIN(CASE WHEN lease_until >= now()"
+            " THEN GREATEST(due_at, lease_until) ELSE due_at END) - now()) FROM timers"
+        )
+        return None if value is None else max(0.0, float(value))
+
+    async def watch_timers(self, wake: Callable[[], None]) -> None:
+        self._timer_watchers.append(wake)
+        if self._listener is None:
+            listener = await self._pool.acquire()
+            await listener.add_listener(TIMERS_CHANNEL, self._notified)
+            self._listener = listener
+
+    def _notified(self, *_: object) -> None:
+        for wake in self._timer_watchers:
+            wake()
+
+    async def claim_showdown(self, round_id: int, lease: float) -> bool:
+        status = await self._pool.execute(
+            "UPDATE rounds SET showdown_claim_until = now() + make_interval(secs => $2)"
+            " WHERE id = $1 AND status = 'scored' AND showdown_message_id IS NULL"
+            " AND (showdown_claim_until IS NULL OR showdown_claim_until < now())",
+            round_id,
+            float(lease),
+        )
+        return _count(status) == 1
 
     # ------------------------------------------------------------------ history
 

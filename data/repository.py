@@ -8,6 +8,7 @@ take an optional ``now`` for tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -232,6 +233,19 @@ class RoundScore:
 
 
 @dataclass(frozen=True)
+class TimerRecord:
+    """A table's timer, as claimed by a process: run ``kind`` for the table (with ``arg``,
+    say a round id), then ``finish_timer`` with this ``version`` (a timer set again since has
+    a newer one, and stays)."""
+
+    match_id: int
+    kind: str
+    arg: int
+    version: int
+    attempts: int  # failed runs so far
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     """A finished match as ``/capsa history`` lists it: the match (its seats carry their
     places) and each seat's points over the whole match."""
@@ -449,6 +463,48 @@ class Repository(Protocol):
     async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
         """(round id, seat) of people's hands in rounds scored since ``since`` that have no
         review yet, oldest first."""
+        ...
+
+    # timers: every timed job of a table, claimed by one process at a time
+    async def set_timer(
+        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+    ) -> bool:
+        """Set the table's ``kind`` timer to fire in ``delay`` seconds (the database's clock),
+        replacing one already set (a new version, no lease, no failures); with ``if_absent``
+        only if it has none. False: not set (``if_absent`` and one exists, or the table is
+        gone). Wakes every process that watches the timers."""
+        ...
+
+    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
+        """Drop the table's timers (of ``kinds`` only, if given)."""
+        ...
+
+    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+        """Due timers that nobody holds (never claimed, or their lease ran out), oldest first:
+        each is now ``owner``'s for ``lease`` seconds. Two processes never get the same one
+        while its lease runs."""
+        ...
+
+    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
+        """The timer ran: drop it, unless it was set again meanwhile (another version)."""
+        ...
+
+    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+        """The timer's run failed: due again in ``delay`` seconds, one more failure counted,
+        unless it was set again meanwhile."""
+        ...
+
+    async def next_timer_in(self) -> float | None:
+        """Seconds until the earliest timer nobody holds is due (0 if one is due), or None."""
+        ...
+
+    async def watch_timers(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` (in this event loop) whenever any process sets a timer."""
+        ...
+
+    async def claim_showdown(self, round_id: int, lease: float) -> bool:
+        """The right to post a scored round's showdown, for ``lease`` seconds: True for one
+        caller at a time (in any process) while the showdown is not posted."""
         ...
 
     # history

@@ -36,6 +36,7 @@ from .common import (
     ranked_where,
     round_record,
     seat_record,
+    timer_record,
     to_json,
 )
 from .repository import (
@@ -57,6 +58,7 @@ from .repository import (
     SeatRecord,
     TableExists,
     TableFull,
+    TimerRecord,
     validate_guild_settings,
 )
 from .sqlite_db import SqliteConnection, migrate
@@ -98,6 +100,7 @@ class SqliteRepository:
     def __init__(self, conn: SqliteConnection) -> None:
         self._conn = conn
         self._db: sqlite3.Connection | None = None  # set on the thread while a transaction runs
+        self._timer_watchers: list[Callable[[], None]] = []
 
     @classmethod
     async def open(cls, path: str | Path) -> Self:
@@ -913,6 +916,101 @@ class SqliteRepository:
             )
         )
         return [(int(r[0]), int(r[1])) for r in rows]
+
+    # ------------------------------------------------------------------ timers
+
+    async def set_timer(
+        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+    ) -> bool:
+        conflict = (
+            "DO NOTHING"
+            if if_absent
+            else "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
+            " version = timers.version + 1, attempts = 0, lease_until = NULL, lease_owner = NULL"
+        )
+        changed = await self._run(
+            lambda: self._exec(
+                "INSERT INTO timers (match_id, kind, arg, due_at)"
+                " SELECT id, ?, ?, ? FROM matches WHERE id = ?"
+                f" ON CONFLICT (match_id, kind) {conflict}",
+                (kind, int(arg), time.time() + max(0.0, delay), match_id),
+            )
+        )
+        if changed:
+            for wake in self._timer_watchers:
+                wake()
+        return changed == 1
+
+    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
+        where = "match_id = ?"
+        params: list[Any] = [match_id]
+        if kinds is not None:
+            where += f" AND kind IN ({_placeholders(len(kinds))})"
+            params += list(kinds)
+        await self._run(lambda: self._exec(f"DELETE FROM timers WHERE {where}", params))
+
+    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+        def tx() -> list[TimerRecord]:
+            now = time.time()
+            rows = self._all(
+                "SELECT match_id, kind, arg, version, attempts FROM timers"
+                " WHERE due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
+                " ORDER BY due_at, match_id LIMIT ?",
+                (now, now, max(0, int(limit))),
+            )
+            for r in rows:
+                self._exec(
+                    "UPDATE timers SET lease_until = ?, lease_owner = ?"
+                    " WHERE match_id = ? AND kind = ?",
+                    (now + lease, owner, r["match_id"], r["kind"]),
+                )
+            return [timer_record(r) for r in rows]
+
+        return await self._run(tx)
+
+    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
+        await self._run(
+            lambda: self._exec(
+                "DELETE FROM timers WHERE match_id = ? AND kind = ? AND version = ?",
+                (match_id, kind, version),
+            )
+        )
+
+    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+        await self._run(
+            lambda: self._exec(
+                "UPDATE timers SET due_at = ?, attempts = attempts + 1, lease_until = NULL,"
+                " lease_owner = NULL WHERE match_id = ? AND kind = ? AND version = ?",
+                (time.time() + max(0.0, delay), match_id, kind, version),
+            )
+        )
+
+    async def next_timer_in(self) -> float | None:
+        def tx() -> float | None:
+            now = time.time()
+            row = self._one(
+                "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until >= ?"
+                " THEN MAX(due_at, lease_until) ELSE due_at END) FROM timers",
+                (now,),
+            )
+            return None if row is None or row[0] is None else max(0.0, float(row[0]) - now)
+
+        return await self._run(tx)
+
+    async def watch_timers(self, wake: Callable[[], None]) -> None:
+        self._timer_watchers.append(wake)  # one process per file: only this one sets them
+
+    async def claim_showdown(self, round_id: int, lease: float) -> bool:
+        def tx() -> bool:
+            now = time.time()
+            return 1 == self._exec(
+                "UPDATE rounds SET showdown_claim_until = ? WHERE id = ? AND status = 'scored'"
+                " AND showdown_message_id IS NULL"
+                " AND (showdown_claim_until IS NULL OR showdown_claim_until < ?)",
+                (now + lease, round_id, now),
+            )
+
+        return await self._run(tx)
 
     # ------------------------------------------------------------------ history
 

@@ -1,0 +1,123 @@
+"""The repository's timers and the showdown claim on every backend of
+tests/test_repository.py (SQLite as the bot opens it, SQLite's SQL alone, PostgreSQL), and
+on PostgreSQL with two repositories on one database, as two bot processes have."""
+
+from __future__ import annotations
+
+import asyncio
+
+from data import open_repository
+from data.repository import Repository
+from tests import test_repository as contract
+from tests.test_repository import T0, play_round, playing_match
+
+db_path = contract.db_path
+db = contract.db
+repo = contract.repo
+
+
+async def test_a_due_timer_is_claimed_once_until_its_lease_runs_out(repo: Repository) -> None:
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "close_round", 77, 0)
+    (timer,) = await repo.claim_timers("one", lease=0.3)
+    assert (timer.match_id, timer.kind, timer.arg, timer.attempts) == (m.id, "close_round", 77, 0)
+    assert await repo.claim_timers("two", lease=0.3) == []  # held by "one"
+    await asyncio.sleep(0.4)  # "one" died: its lease runs out
+    (again,) = await repo.claim_timers("two", lease=30)
+    assert again == timer
+    await repo.finish_timer(m.id, "close_round", again.version)
+    await asyncio.sleep(0.01)
+    assert await repo.claim_timers("three", lease=30) == [] and await repo.next_timer_in() is None
+
+
+async def test_a_timer_fires_on_time_and_a_new_setting_replaces_it(repo: Repository) -> None:
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "lobby_expire", 0, 30)
+    assert await repo.claim_timers("one", lease=5) == []  # not due
+    wait = await repo.next_timer_in()
+    assert wait is not None and 25 < wait <= 30
+    assert await repo.set_timer(m.id, "lobby_expire", 0, 0)  # set again: due now
+    (first,) = await repo.claim_timers("one", lease=5)
+    # set again while it runs: finishing the old version keeps the new one
+    assert await repo.set_timer(m.id, "lobby_expire", 1, 0)
+    await repo.finish_timer(m.id, "lobby_expire", first.version)
+    (second,) = await repo.claim_timers("one", lease=5)
+    assert second.arg == 1 and second.version != first.version
+
+
+async def test_if_absent_keeps_a_timer_and_cancel_drops_them(repo: Repository) -> None:
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "close_round", 5, 0)
+    assert not await repo.set_timer(m.id, "close_round", 6, 0, if_absent=True)
+    assert await repo.set_timer(m.id, "prepare_round", 5, 0, if_absent=True)
+    claimed = {t.kind: t.arg for t in await repo.claim_timers("one", lease=5)}
+    assert claimed == {"close_round": 5, "prepare_round": 5}
+    await repo.cancel_timers(m.id, ("prepare_round",))
+    assert await repo.set_timer(m.id, "next_round", 2, 0)
+    await repo.cancel_timers(m.id, ("close_round", "prepare_round"))
+    assert [t.kind for t in await repo.claim_timers("two", lease=5)] == ["next_round"]
+    await repo.cancel_timers(m.id)
+    assert await repo.next_timer_in() is None
+    assert not await repo.set_timer(m.id + 1000, "close_round", 1, 0)  # no such table
+
+
+async def test_a_failed_run_is_retried_later_with_its_count(repo: Repository) -> None:
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "close_round", 5, 0)
+    (timer,) = await repo.claim_timers("one", lease=30)
+    await repo.retry_timer(m.id, "close_round", timer.version, 0.2)
+    assert await repo.claim_timers("one", lease=30) == []
+    await asyncio.sleep(0.3)
+    (again,) = await repo.claim_timers("one", lease=30)
+    assert again.attempts == 1 and again.version == timer.version
+    # a retry of a version that was replaced changes nothing
+    assert await repo.set_timer(m.id, "close_round", 6, 60)
+    await repo.retry_timer(m.id, "close_round", timer.version, 0)
+    assert await repo.claim_timers("one", lease=30) == []
+
+
+async def test_setting_a_timer_wakes_the_watchers(repo: Repository) -> None:
+    m = await playing_match(repo)
+    woken = asyncio.Event()
+    await repo.watch_timers(woken.set)
+    assert await repo.set_timer(m.id, "close_round", 1, 10)
+    await asyncio.wait_for(woken.wait(), 5)
+
+
+async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repository) -> None:
+    m = await playing_match(repo)
+    open_round = await repo.start_round(m.id, 1, 1, T0 + 120, {0: [], 1: [], 2: []}, now=T0)
+    assert not await repo.claim_showdown(open_round.id, 5)  # not scored yet
+    m2 = await playing_match(repo, (200, 201), channel=11)
+    round_id = await play_round(repo, m2.id, 1, {0: 1, 1: -1, 2: 0}, scored_at=T0)
+    assert await repo.claim_showdown(round_id, 0.2)
+    assert not await repo.claim_showdown(round_id, 5)  # held
+    await asyncio.sleep(0.3)
+    assert await repo.claim_showdown(round_id, 5)  # the holder died: another may post
+    await repo.set_round_messages(round_id, showdown_message_id=99)
+    await asyncio.sleep(0.01)
+    assert not await repo.claim_showdown(round_id, 0)  # posted
+
+
+async def test_postgres_two_processes_share_the_timers(pg_url: str) -> None:
+    """Two repositories on one database: a timer set by one wakes the other (NOTIFY), and
+    claims never give both of them the same timer."""
+    one = await open_repository(database_url=pg_url)
+    two = await open_repository(database_url=pg_url)
+    try:
+        woken = asyncio.Event()
+        await two.watch_timers(woken.set)
+        matches = [
+            await playing_match(one, (300 + 2 * i, 301 + 2 * i), channel=20 + i) for i in range(6)
+        ]
+        for m in matches:
+            assert await one.set_timer(m.id, "close_round", m.id, 0)
+        await asyncio.wait_for(woken.wait(), 5)
+        got = await asyncio.gather(*(r.claim_timers(n, lease=30, limit=2) for r, n in (
+            (one, "a"), (two, "b"), (one, "c"), (two, "d"),
+        )))  # fmt: skip
+        claimed = [t.match_id for batch in got for t in batch]
+        assert sorted(claimed) == sorted(m.id for m in matches)  # each once, none twice
+    finally:
+        await one.close()
+        await two.close()
