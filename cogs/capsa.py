@@ -25,7 +25,7 @@ from cogs.coach import Coach
 from cogs.hand_builder import BuilderDisplay, HandBuilder
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
-from cogs.scheduler import Scheduler
+from cogs.scheduler import Scheduler, TimerKind
 from cogs.table_base import TableServices
 from cogs.tables import CAPSA_COG, Tables
 from cogs.translator import tr
@@ -60,11 +60,17 @@ def build_tables(
 ) -> Tables:
     """The one place the parts of the tables are made and wired together.
     ``coach_reviews``: review people's hands after every showdown (else only when asked)."""
-    scheduler = Scheduler()
+    scheduler = Scheduler(repo)
     services = TableServices(client, repo, workers, scheduler)
     display = BuilderDisplay(services)
     coach = Coach(services, after_every_showdown=coach_reviews)
     rounds = Rounds(services, display, coach)
+    lobby = Lobby(services, rounds)
+    scheduler.handle(TimerKind.LOBBY_EXPIRE, lobby.expire)
+    scheduler.handle(TimerKind.FIRST_DEAL, rounds.start_next)
+    scheduler.handle(TimerKind.PREPARE_ROUND, rounds.prepare_pending)
+    scheduler.handle(TimerKind.CLOSE_ROUND, rounds.close_round)
+    scheduler.handle(TimerKind.NEXT_ROUND, rounds.next_on_time)
     return Tables(
         scheduler=scheduler,
         services=services,
@@ -72,7 +78,7 @@ def build_tables(
         coach=coach,
         rounds=rounds,
         builder=HandBuilder(services, display, rounds),
-        lobby=Lobby(services, rounds),
+        lobby=lobby,
     )
 
 

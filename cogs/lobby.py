@@ -16,6 +16,7 @@ from capsa.presets import get_preset
 from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
 from cogs import embeds, views
 from cogs.replies import tell, user_lang
+from cogs.scheduler import TimerKind
 from cogs.table_base import TableServices, is_manager
 from cogs.views import LobbyAction
 from data.repository import (
@@ -170,9 +171,8 @@ class Lobby:
         except AlreadySeated:
             await tell(interaction, t("ans.already_seated", lang))
             return
-        match_id = match.id
-        self.services.scheduler.schedule(
-            match_id, self.lobby_seconds, lambda: self.expire(match_id)
+        await self.services.scheduler.schedule(
+            match.id, TimerKind.LOBBY_EXPIRE, 0, self.lobby_seconds
         )
         for level in computers:
             match = await self._add_computer(match, level)
@@ -193,27 +193,29 @@ class Lobby:
         except discord.HTTPException:
             log.exception("table %s: could not post the lobby", match.id)
             await self.repo.cancel_match(match.id)
-            self.services.scheduler.cancel(match.id)
+            await self.services.scheduler.cancel(match.id)
             await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
             return
         await self.repo.set_lobby_message(match.id, message.id)
         await tell(interaction, t("ans.opened", lang))
 
-    def resume(self, match: MatchRecord) -> None:
-        """After a restart: a lobby still expires when it was going to; the lobby message of
-        a table that has started shows so (the bot may have died between Start and that
-        edit, leaving Join and Start on it). Editing it again is harmless."""
+    async def resume(self, match: MatchRecord) -> None:
+        """At start: a lobby still expires when it was going to (its timer, unless one is
+        set); the lobby message of a table that has started shows so (the bot may have died
+        between Start and that edit, leaving Join and Start on it). Editing it again is
+        harmless."""
         if match.status != MatchStatus.LOBBY:
             self.services.scheduler.spawn(self.close_message(match))
             return
-        match_id, expires = match.id, match.lobby_expires_at
+        expires = match.lobby_expires_at
         if expires is None:  # cannot happen: every lobby is opened with its expiry
-            raise ValueError(f"lobby {match_id} has no expiry")
-        self.services.scheduler.schedule(
-            match_id, expires - time.time(), lambda: self.expire(match_id)
+            raise ValueError(f"lobby {match.id} has no expiry")
+        await self.services.scheduler.schedule(
+            match.id, TimerKind.LOBBY_EXPIRE, 0, expires - time.time(), if_absent=True
         )
 
-    async def expire(self, match_id: int) -> None:
+    async def expire(self, match_id: int, _: int = 0) -> None:
+        """The LOBBY_EXPIRE timer: cancel the table if it is still a lobby."""
         async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
@@ -268,7 +270,7 @@ class Lobby:
                         match = await self._add_computer(match)
                     elif action == LobbyAction.CANCEL:
                         await self.repo.cancel_match(match_id)
-                        self.services.scheduler.cancel(match_id)
+                        await self.services.scheduler.cancel(match_id)
                         await interaction.edit_original_response(
                             embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
                             view=None,
@@ -302,7 +304,7 @@ class Lobby:
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
             await tell(interaction, t("ans.not_lobby", lang))
             return
-        self.services.scheduler.cancel(match.id)
+        await self.services.scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
         await interaction.edit_original_response(
             embed=embeds.lobby_embed(match, match.language, "lobby.started"),
             view=None,
@@ -380,7 +382,7 @@ class Lobby:
         if not await self.repo.cancel_match(match.id):
             await tell(interaction, t("ans.no_table", lang))
             return
-        self.services.scheduler.cancel(match.id)  # stopped before anyone is told
+        await self.services.scheduler.cancel(match.id)  # stopped before anyone is told
         text = t("ans.cancelled", match.language, name=interaction.user.display_name)
         await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
         try:

@@ -22,6 +22,7 @@ from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
 from cogs import embeds, views
 from cogs.replies import tell, user_lang
+from cogs.scheduler import TimerKind
 from cogs.table_base import (
     TableServices,
     is_manager,
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007  # Discord: cannot send messages to this user
 NEXT_ROUND_SECONDS = 30  # the pause after a showdown before the next deal
+PREPARE_WATCHDOG = 30.0  # s: a deal its process did not finish is finished by another
+SHOWDOWN_CLAIM_SECONDS = 60.0  # s: the process posting a showdown holds it this long
 
 
 class Rounds:
@@ -88,11 +91,23 @@ class Rounds:
             )
         except NotPlaying:  # cancelled meanwhile
             return
-        match_id, round_id = match.id, rnd.id
-        self.services.scheduler.schedule(
-            match_id, deadline - time.time(), lambda: self.close_round(match_id, round_id)
-        )
+        if rnd.seed != seed:  # another process (or click) dealt this round first
+            return
+        scheduler = self.services.scheduler
+        await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, deadline - time.time())
+        # should this process die while it deals, another finishes the deal after a pause
+        await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, PREPARE_WATCHDOG)
         await self.prepare_round(match, rnd)
+        await scheduler.cancel(match.id, TimerKind.PREPARE_ROUND)
+
+    async def prepare_pending(self, match_id: int, round_id: int) -> None:
+        """The PREPARE_ROUND timer: finish the deal of a round that is still open."""
+        match = await self.repo.get_match(match_id)
+        rnd = await self.repo.get_round(round_id)
+        if match is None or rnd is None or match.status != MatchStatus.PLAYING:
+            return
+        if rnd.status == RoundStatus.OPEN:
+            await self.prepare_round(match, rnd)
 
     async def prepare_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Whatever of a dealt round is not done yet: the computers' settings, the status
@@ -232,21 +247,27 @@ class Rounds:
             latest = await self.repo.current_round(match_id)
             if latest is not None and latest.number > rnd.number:
                 return  # a late duplicate call: the next round runs, and keeps its timer
-            posted = rnd.showdown_message_id is None
-            if posted:  # the showdown first: players wait for it
-                await self._post_showdown(match, rnd, result)
+            # the showdown first: players wait for it. One process posts it (the claim).
+            posted = rnd.showdown_message_id is None and await self.repo.claim_showdown(
+                rnd.id, SHOWDOWN_CLAIM_SECONDS
+            )
+            if posted:
+                try:
+                    await self._post_showdown(match, rnd, result)
+                except BaseException:
+                    await asyncio.shield(self.repo.release_showdown(rnd.id))  # try again
+                    raise
             if scored_now or posted:  # (posted: an earlier call scored it, then failed)
                 self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
                 await self.refresh_status(match, rnd)
-            self.services.scheduler.cancel(match_id)
+            scheduler = self.services.scheduler
             if rnd.number >= match.rounds_total:
                 await self._finish(match)
             else:
                 delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
-                number = rnd.number + 1
-                self.services.scheduler.schedule(
-                    match_id, delay, lambda: self._next_on_time(match_id, number)
-                )
+                await scheduler.schedule(match_id, TimerKind.NEXT_ROUND, rnd.number + 1, delay)
+            # done: the countdown goes (kept until here, it tries again if this failed)
+            await scheduler.cancel(match_id, TimerKind.CLOSE_ROUND, TimerKind.PREPARE_ROUND)
 
     async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """The settings of the seats that ran out of time. A person gets the solver's best
@@ -372,9 +393,10 @@ class Rounds:
         )
         await self.start_next(match_id, number + 1)
 
-    async def _next_on_time(self, match_id: int, number: int) -> None:
-        """Nobody pressed Next before the pause ran out: the next round starts, and the
-        showdown's Next button goes (pressing it would only say the round has started)."""
+    async def next_on_time(self, match_id: int, number: int) -> None:
+        """The NEXT_ROUND timer: nobody pressed Next before the pause ran out. The next round
+        starts, and the showdown's Next button goes (pressing it would only say the round
+        has started)."""
         shown = await self.repo.current_round(match_id)
         await self.start_next(match_id, number)
         match = await self.repo.get_match(match_id)
@@ -405,20 +427,21 @@ class Rounds:
             await self.start_round(match, number)
 
     async def resume(self, match: MatchRecord) -> None:
-        """After a restart, a playing table goes on: its first deal, its round's countdown
-        (and whatever of the deal was not done), or its pending showdown."""
-        match_id = match.id
-        rnd = await self.repo.current_round(match_id)
+        """At start, a playing table has the timers that take it on, unless it has them
+        already (another process may run it): its first deal; its round's countdown and
+        whatever of the deal was not done; or its pending showdown and what follows."""
+        scheduler = self.services.scheduler
+        rnd = await self.repo.current_round(match.id)
         if rnd is None:
-            self.services.scheduler.schedule(match_id, 0, lambda: self.start_next(match_id, 1))
+            await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, 0, if_absent=True)
         elif rnd.status == RoundStatus.OPEN:
-            round_id = rnd.id
-            self.services.scheduler.schedule(
-                match_id, rnd.deadline - time.time(), lambda: self.close_round(match_id, round_id)
+            await scheduler.schedule(
+                match.id,
+                TimerKind.CLOSE_ROUND,
+                rnd.id,
+                rnd.deadline - time.time(),
+                if_absent=True,
             )
-            await self.prepare_round(match, rnd)
+            await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=True)
         else:
-            round_id = rnd.id
-            self.services.scheduler.schedule(
-                match_id, 0, lambda: self.close_round(match_id, round_id)
-            )
+            await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0, if_absent=True)

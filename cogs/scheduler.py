@@ -1,64 +1,172 @@
-"""Timers and background jobs of the tables: one pending timer per table, retried when it
-fails, and jobs run beside the caller. ``stop`` ends them all (before the database closes)."""
+"""The tables' timers, kept in the database, and background jobs beside the caller.
+
+A timer is a row (``repo.set_timer``): a table, a :class:`TimerKind`, a number (a round id,
+a round number) and a due time on the database's clock. Every bot process runs one
+``Scheduler``: it claims the due timers nobody holds, for a lease (``repo.claim_timers``),
+runs each kind's handler, and drops the timer when the handler returns (``finish_timer``),
+or sets it due again after a pause when it fails (``retry_timer``). A timer claimed by a
+process that died is claimed by another once the lease has run out. Processes are woken when
+any of them sets a timer (PostgreSQL's NOTIFY; in-process for SQLite) and look again at
+least every ``poll`` seconds. Every handler is idempotent, and reads the table's state from
+the database: a timer that runs twice (a lease that ran out under load) changes nothing twice.
+
+``spawn`` runs a job beside the caller; ``stop`` ends the claim loop, the running timers and
+the jobs (before the database closes): whatever they were doing is picked up again from the
+database, by this process when it starts again or by another one.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from data.repository import Repository, TimerRecord
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = (5.0, 20.0, 60.0)  # a timed job that failed runs again after these pauses
+RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
+LEASE_SECONDS = 60.0  # a claimed timer is this process's for this long
+POLL_SECONDS = 1.0  # look for due timers at least this often
+
+
+class TimerKind(StrEnum):
+    """What a table's timer does when it is due (its number: ``arg``)."""
+
+    LOBBY_EXPIRE = "lobby_expire"  # cancel a lobby nobody started
+    FIRST_DEAL = "first_deal"  # deal round 1 of a started table
+    PREPARE_ROUND = "prepare_round"  # a dealt round's computers, status, DMs (arg: round id)
+    CLOSE_ROUND = "close_round"  # the deadline, or everyone submitted (arg: round id)
+    NEXT_ROUND = "next_round"  # the pause after a showdown ran out (arg: the next number)
+
+
+Handler = Callable[[int, int], Awaitable[None]]  # (match id, arg)
+
+
+def process_name() -> str:
+    """Who holds a claim: this host and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 class Scheduler:
-    def __init__(self, retry_seconds: tuple[float, ...] = RETRY_SECONDS) -> None:
+    """``repo``: where the timers are. ``handle`` registers each kind's handler (the table
+    parts do, once assembled); ``start`` begins claiming."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        owner: str | None = None,
+        lease: float = LEASE_SECONDS,
+        poll: float = POLL_SECONDS,
+        retry_seconds: tuple[float, ...] = RETRY_SECONDS,
+    ) -> None:
+        self.repo = repo
+        self.owner = owner or process_name()
+        self.lease = lease
+        self.poll = poll
         self.retry_seconds = retry_seconds
-        self.timers: dict[int, asyncio.Task[None]] = {}  # match id -> its pending timer
+        self._handlers: dict[TimerKind, Handler] = {}
+        self._running: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._wake = asyncio.Event()
+        self._loop: asyncio.Task[None] | None = None
 
-    def schedule(self, match_id: int, delay: float, job: Callable[[], Awaitable[None]]) -> None:
-        """One pending timer per table; a new one replaces the old. Every timed job is
-        idempotent (deal, close a round, expire a lobby), so one that fails (a database
-        error, say) runs again after each of ``retry_seconds`` before it gives up until the
-        next start."""
-        old = self.timers.get(match_id)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
+    def handle(self, kind: TimerKind, handler: Handler) -> None:
+        self._handlers[kind] = handler
 
-        async def run() -> None:
-            me = asyncio.current_task()
+    # --- timers -----------------------------------------------------------------------------
+
+    async def schedule(
+        self, match_id: int, kind: TimerKind, arg: int, delay: float, *, if_absent: bool = False
+    ) -> None:
+        """Set the table's ``kind`` timer (replacing it; with ``if_absent``, only if unset)."""
+        await self.repo.set_timer(match_id, kind, arg, max(0.0, delay), if_absent=if_absent)
+
+    async def cancel(self, match_id: int, *kinds: TimerKind) -> None:
+        """Drop the table's timers of ``kinds`` (all of them if none is named). A timer
+        running now finishes its run."""
+        await self.repo.cancel_timers(match_id, tuple(kinds) if kinds else None)
+
+    async def pending(self, match_id: int) -> dict[TimerKind, int]:
+        """The table's timers: kind -> number."""
+        return {TimerKind(t.kind): t.arg for t in await self.repo.timers_of(match_id)}
+
+    def start(self) -> None:
+        """Begin claiming due timers (once)."""
+        if self._loop is None:
+            self._loop = asyncio.create_task(self._claim_loop(), name="capsa-timers")
+
+    async def _claim_loop(self) -> None:
+        await self.repo.watch_timers(self._wake.set)
+        while True:
+            self._wake.clear()
             try:
-                await asyncio.sleep(max(0.0, delay))
-                for pause in (*self.retry_seconds, None):
-                    try:
-                        await job()
-                        return
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:
-                        if pause is None:
-                            log.exception(
-                                "table %s: timed job failed; left for the next start", match_id
-                            )
-                            return
-                        log.exception("table %s: timed job failed; again in %s s", match_id, pause)
-                    if self.timers.get(match_id) not in (None, me):
-                        return  # the job set a newer timer before it failed: that one goes on
-                    if me is not None:
-                        self.timers[match_id] = me  # (the job may have dropped its own entry)
-                    await asyncio.sleep(pause)
-            finally:
-                if self.timers.get(match_id) is me:
-                    del self.timers[match_id]
+                for timer in await self.repo.claim_timers(self.owner, self.lease):
+                    self._run(timer)
+                wait = await self.repo.next_timer_in()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not read the timers; trying again")
+                wait = None
+            timeout = self.poll if wait is None else min(self.poll, wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
 
-        self.timers[match_id] = asyncio.create_task(run(), name=f"capsa-table-{match_id}")
+    def _run(self, timer: TimerRecord) -> None:
+        key = (timer.match_id, timer.kind)
+        if key in self._running:  # (cannot be claimed twice while its lease runs)
+            return
+        task = asyncio.create_task(
+            self._fire(timer), name=f"capsa-timer-{timer.match_id}-{timer.kind}"
+        )
+        self._running[key] = task
+        task.add_done_callback(lambda _: self._running.pop(key, None))
 
-    def cancel(self, match_id: int) -> None:
-        task = self.timers.pop(match_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+    async def _fire(self, timer: TimerRecord) -> None:
+        handler = self._handlers.get(TimerKind(timer.kind))
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for the timer kind {timer.kind!r}")
+            await handler(timer.match_id, timer.arg)
+        except asyncio.CancelledError:  # stopping: hand the timer on at once, not at lease end
+            with contextlib.suppress(Exception):
+                await self.repo.retry_timer(timer.match_id, timer.kind, timer.version, 0)
+            raise
+        except Exception:
+            pause = self.retry_seconds[min(timer.attempts, len(self.retry_seconds) - 1)]
+            log.exception(
+                "table %s: timer %s failed (%d before); again in %s s",
+                timer.match_id,
+                timer.kind,
+                timer.attempts,
+                pause,
+            )
+            with contextlib.suppress(Exception):
+                await self.repo.retry_timer(timer.match_id, timer.kind, timer.version, pause)
+                # a handler that dropped its own timer before it failed still runs again
+                await self.repo.set_timer(
+                    timer.match_id, timer.kind, timer.arg, pause, if_absent=True
+                )
+            return
+        try:
+            await self.repo.finish_timer(timer.match_id, timer.kind, timer.version)
+        except Exception:  # it runs again once the lease is over: handlers are idempotent
+            log.exception("table %s: could not drop the timer %s", timer.match_id, timer.kind)
+
+    async def idle(self) -> None:
+        """Wait until no timer of this process is running (tests)."""
+        while self._running:
+            await asyncio.gather(*list(self._running.values()), return_exceptions=True)
+
+    # --- background jobs --------------------------------------------------------------------
 
     def spawn(self, job: Awaitable[None]) -> None:
         """Run a job beside the caller, keeping a reference and logging its failure."""
@@ -72,10 +180,17 @@ class Scheduler:
 
         task.add_done_callback(done)
 
+    async def jobs_done(self) -> None:
+        """Wait for the background jobs spawned so far, and those they spawn (tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def stop(self) -> None:
-        """At shutdown: end every timer and background job. Whatever they were doing
-        resumes from the database at the next start."""
-        tasks = [*self.timers.values(), *self._tasks]
+        """At shutdown: end the claim loop, the running timers and the background jobs."""
+        tasks = [*self._running.values(), *self._tasks]
+        if self._loop is not None:
+            tasks.append(self._loop)
+            self._loop = None
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

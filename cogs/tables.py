@@ -59,12 +59,13 @@ class Tables:
         rounds that have none yet."""
         for match in await self.services.repo.active_matches():
             try:
-                self.lobby.resume(match)
+                await self.lobby.resume(match)
                 if match.status != MatchStatus.LOBBY:
                     await self.rounds.resume(match)
             except Exception:
                 log.exception("table %s: could not resume", match.id)
         await self.coach.resume()
+        self.scheduler.start()  # from now on this process claims due timers
 
     async def stop(self) -> None:
         """At shutdown: end every timer and background job before the database closes."""

@@ -1017,6 +1017,12 @@ class PostgresRepository:
         )
         return None if value is None else max(0.0, float(value))
 
+    async def timers_of(self, match_id: int) -> list[TimerRecord]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM timers WHERE match_id = $1 ORDER BY kind", match_id
+        )
+        return [timer_record(r) for r in rows]
+
     async def watch_timers(self, wake: Callable[[], None]) -> None:
         self._timer_watchers.append(wake)
         if self._listener is None:
@@ -1037,6 +1043,11 @@ class PostgresRepository:
             float(lease),
         )
         return _count(status) == 1
+
+    async def release_showdown(self, round_id: int) -> None:
+        await self._pool.execute(
+            "UPDATE rounds SET showdown_claim_until = NULL WHERE id = $1", round_id
+        )
 
     # ------------------------------------------------------------------ history
 

@@ -498,6 +498,10 @@ class Repository(Protocol):
         """Seconds until the earliest timer nobody holds is due (0 if one is due), or None."""
         ...
 
+    async def timers_of(self, match_id: int) -> list[TimerRecord]:
+        """The table's timers, by kind."""
+        ...
+
     async def watch_timers(self, wake: Callable[[], None]) -> None:
         """Call ``wake`` (in this event loop) whenever any process sets a timer."""
         ...
@@ -505,6 +509,10 @@ class Repository(Protocol):
     async def claim_showdown(self, round_id: int, lease: float) -> bool:
         """The right to post a scored round's showdown, for ``lease`` seconds: True for one
         caller at a time (in any process) while the showdown is not posted."""
+        ...
+
+    async def release_showdown(self, round_id: int) -> None:
+        """Give up the claim on posting a showdown (the post failed: another may try)."""
         ...
 
     # history

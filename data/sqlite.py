@@ -997,6 +997,12 @@ class SqliteRepository:
 
         return await self._run(tx)
 
+    async def timers_of(self, match_id: int) -> list[TimerRecord]:
+        rows = await self._run(
+            lambda: self._all("SELECT * FROM timers WHERE match_id = ? ORDER BY kind", (match_id,))
+        )
+        return [timer_record(r) for r in rows]
+
     async def watch_timers(self, wake: Callable[[], None]) -> None:
         self._timer_watchers.append(wake)  # one process per file: only this one sets them
 
@@ -1011,6 +1017,13 @@ class SqliteRepository:
             )
 
         return await self._run(tx)
+
+    async def release_showdown(self, round_id: int) -> None:
+        await self._run(
+            lambda: self._exec(
+                "UPDATE rounds SET showdown_claim_until = NULL WHERE id = ?", (round_id,)
+            )
+        )
 
     # ------------------------------------------------------------------ history
 

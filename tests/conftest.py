@@ -50,6 +50,7 @@ async def repo(tmp_path):
 async def fake_bot(repo, executor):
     """A fake Discord client with the bot's tables on it (tests/cog_helpers.py)."""
     client = FakeBot(repo, executor)
+    client.tables.scheduler.start()  # due timers run, as in the bot
     try:
         yield client
     finally:
@@ -63,7 +64,10 @@ async def fake_bot(repo, executor):
 # that uses it, and dropped at the end; tests that need an empty database get another.
 
 PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-PG_TABLES = "guild_settings, players, matches, match_seats, rounds, hands, round_scores"
+PG_TABLES = (
+    "guild_settings, players, matches, match_seats, rounds, hands, round_scores, hand_reviews,"
+    " timers"
+)
 
 
 def _in_a_thread(coro):

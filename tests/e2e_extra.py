@@ -19,6 +19,7 @@ from capsa.presets import SPECIALS, Preset
 from capsa.scoring import RoundResult, Seat, score_round
 from capsa.showdown import pair_line
 from capsa.specials import available
+from cogs.scheduler import TimerKind
 from cogs.tables import tables_of
 from tests.e2e import cards_in
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -189,9 +190,9 @@ def rig_deal(
 
 async def expire_countdown(bot, match_id: int, round_id: int) -> None:
     """Let the countdown of an open round run out now instead of in 30+ seconds: do exactly
-    what the bot's deadline timer does when it fires, ``scheduler.schedule(match, delay,
-    rounds.close_round)``, with a delay of 0. (Closing a round reads no deadline, so the
-    stored one is left as the bot wrote it; the repository has no call to change it.)
+    the bot's deadline timer to now (``scheduler.schedule(match, CLOSE_ROUND, round, 0)``),
+    so the timer fires as it would at the deadline. (Closing a round reads no deadline, so
+    the stored one is left as the bot wrote it; the repository has no call to change it.)
     """
     tables = tables_of(bot)
-    tables.scheduler.schedule(match_id, 0, lambda: tables.rounds.close_round(match_id, round_id))
+    await tables.scheduler.schedule(match_id, TimerKind.CLOSE_ROUND, round_id, 0)

@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from unittest.mock import AsyncMock, MagicMock
+from unittest.mock import MagicMock
 
 import discord
 import pytest
@@ -19,6 +19,7 @@ from discord.ext import commands
 import bot as bot_module
 import cogs.capsa
 from bot import CapsaBot, Config
+from cogs.scheduler import TimerKind
 from cogs.tables import CAPSA_COG, tables_of
 from tests.cog_helpers import (
     new_lobby,
@@ -320,10 +321,13 @@ async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_b
     assert tables.services.repo is bot.repo and tables.services.workers is bot.workers
     assert set(store._dynamic_items.values()) == set(cogs.capsa.DYNAMIC_ITEMS)
     assert tables.coach.after_every_showdown is bot.config.coach
-    timer = tables.scheduler.timers[lobby.id]  # resumed: the lobby's expiry is armed
+    # resumed: the lobby's expiry is armed, and this process claims the due timers
+    assert await tables.scheduler.pending(lobby.id) == {TimerKind.LOBBY_EXPIRE: 0}
+    claiming = tables.scheduler._loop
+    assert claiming is not None and not claiming.done()
 
     await bot.remove_cog(CAPSA_COG)
-    assert timer.cancelled()
+    assert claiming.cancelled()
     assert not store._dynamic_items
     with pytest.raises(RuntimeError, match="cog is not loaded"):
         tables_of(bot)
@@ -349,11 +353,12 @@ async def test_close_stops_the_tables_before_the_database_closes(executor, tmp_p
 
         tables.scheduler.stop = stopping
         bot.repo.close = closing
-        tables.scheduler.schedule(1, 600, AsyncMock())
-        timer = tables.scheduler.timers[1]
+        tables.scheduler.start()
+        claiming = tables.scheduler._loop
+        assert claiming is not None
         await bot.close()
     assert events == ["tables stopped", "database closed"]
-    assert timer.cancelled()
+    assert claiming.cancelled()
 
 
 def _free_port() -> int:

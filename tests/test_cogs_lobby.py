@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-import asyncio
-from unittest.mock import AsyncMock, MagicMock
+from unittest.mock import MagicMock
 
 import pytest
 
 from capsa.i18n import t
 from capsa.presets import PRESETS
 from cogs import views
+from cogs.scheduler import TimerKind
 from cogs.views import LobbyAction
 from tests.cog_helpers import (
     ALICE,
@@ -100,15 +100,14 @@ async def test_a_manager_adds_a_computer(fake_bot, repo) -> None:
 
 async def test_the_host_cancels_the_lobby(fake_bot, repo) -> None:
     match = await new_lobby(repo, language="id")
-    fake_bot.tables.scheduler.schedule(match.id, 600, AsyncMock())
-    timer = fake_bot.tables.scheduler.timers[match.id]
+    scheduler = fake_bot.tables.scheduler
+    await scheduler.schedule(match.id, TimerKind.LOBBY_EXPIRE, 0, 600)
     ix = await press(fake_bot, match.id, "cancel", ALICE)
     kwargs = edited(ix)
     assert kwargs["view"] is None
     assert kwargs["embed"].description == t("lobby.cancelled", "id")  # the table's language
     assert (await repo.get_match(match.id)).status == "cancelled"
-    await asyncio.sleep(0)
-    assert timer.cancelled() and match.id not in fake_bot.tables.scheduler.timers
+    assert await scheduler.pending(match.id) == {}
     ix = await press(fake_bot, match.id, "join", BOB)
     assert ephemeral(ix) == "This table has already started or closed."
 
@@ -129,7 +128,8 @@ async def test_a_manager_starts_and_computers_fill_the_seats(fake_bot, repo) -> 
     dm = fake_bot.channels[90_000 + ALICE].send.await_args.kwargs  # her DM channel
     assert {type(c) for c in dm["view"].children} == {views.BuilderSelect, views.BuilderButton}
     assert (await repo.get_round(rnd.id)).hands[0].dm_message_id is not None
-    assert match.id in fake_bot.tables.scheduler.timers  # the countdown
+    pending = await fake_bot.tables.scheduler.pending(match.id)
+    assert pending == {TimerKind.CLOSE_ROUND: rnd.id}  # the countdown, and no lobby expiry
     ix = await press(fake_bot, match.id, "start", ALICE)
     assert ephemeral(ix) == "This table has already started or closed."
 
@@ -194,7 +194,8 @@ async def test_open_table_uses_server_defaults_and_posts_the_lobby(fake_bot, rep
     assert match.host_id == ALICE and match.lobby_message_id is not None
     assert custom_ids(kwargs["view"])[0] == f"capsa:lobby:{match.id}:join"
     assert "**indocapsa**" in kwargs["embed"].description
-    assert match.id in fake_bot.tables.scheduler.timers  # lobby expiry
+    pending = await fake_bot.tables.scheduler.pending(match.id)
+    assert pending == {TimerKind.LOBBY_EXPIRE: 0}
     ix = await open_(fake_bot, CAROL, seats=2, rounds=10, rules="chinese-poker", countdown=300)
     other = await repo.active_match_of_user(CAROL)
     assert other is None  # refused: the channel is busy

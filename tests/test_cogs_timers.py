@@ -1,15 +1,22 @@
-"""The tables' timers (``Scheduler``): a timed job that fails is tried again, gives up
-after its retries, and is retried even when it dropped its own timer.
-"""
+"""The tables' timers (``Scheduler`` over the repository's timers): a timed job that fails
+is tried again after a pause, keeps being tried while it fails, is tried again even when it
+dropped its own timer, and a timer set anywhere is run by the claiming loop."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 
-from tests.cog_helpers import (
-    playing_round,
-)
+from cogs.scheduler import TimerKind
+from tests.cog_helpers import playing_round
+
+
+async def _until(check, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not reached in time")
 
 
 async def test_a_failed_deadline_is_tried_again_and_scores_once(fake_bot, repo, caplog) -> None:
@@ -28,24 +35,26 @@ async def test_a_failed_deadline_is_tried_again_and_scores_once(fake_bot, repo, 
         return await real_score(*args, **kwargs)
 
     repo.score_round = fail_once
-    tables.scheduler.schedule(match.id, 0, lambda: tables.rounds.close_round(match.id, rnd.id))
-    for _ in range(200):
-        if (await repo.get_round(rnd.id)).status == "scored":
-            break
-        await asyncio.sleep(0.01)
-    scored = await repo.get_round(rnd.id)
-    assert scored.status == "scored" and all(h.auto for h in scored.hands)
+    await tables.scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0)
+
+    async def scored() -> bool:
+        return (await repo.get_round(rnd.id)).status == "scored"
+
+    await _until(scored)
+    done = await repo.get_round(rnd.id)
+    assert all(h.auto for h in done.hands)
     assert calls == [rnd.id, rnd.id]
     assert sum((await repo.match_totals(match.id)).values()) == 0
-    assert "timed job failed; again in 0.05 s" in caplog.text
+    assert "timer close_round failed (0 before); again in 0.05 s" in caplog.text
+    await tables.scheduler.idle()
+    pending = await tables.scheduler.pending(match.id)
+    assert pending == {TimerKind.NEXT_ROUND: 2}  # the countdown is gone, the pause is set
 
 
-async def test_a_deadline_failing_every_time_gives_up_after_the_retries(
-    fake_bot, repo, caplog
-) -> None:
+async def test_a_deadline_failing_every_time_keeps_being_tried(fake_bot, repo, caplog) -> None:
     match, rnd = await playing_round(repo)
     tables = fake_bot.tables
-    tables.scheduler.retry_seconds = (0.01, 0.01)
+    tables.scheduler.retry_seconds = (0.01, 0.02)
     calls = []
 
     async def always_fail(*args, **kwargs):
@@ -53,29 +62,57 @@ async def test_a_deadline_failing_every_time_gives_up_after_the_retries(
         raise sqlite3.OperationalError("disk I/O error")
 
     repo.score_round = always_fail
-    tables.scheduler.schedule(match.id, 0, lambda: tables.rounds.close_round(match.id, rnd.id))
-    timer = tables.scheduler.timers[match.id]
-    await asyncio.wait_for(asyncio.shield(timer), 5)
-    assert len(calls) == 3  # the first run and two retries
-    assert (await repo.get_round(rnd.id)).status == "open"  # left for the next start
-    assert match.id not in tables.scheduler.timers
-    assert "left for the next start" in caplog.text
+    await tables.scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0)
+
+    async def tried() -> bool:
+        return len(calls) >= 4
+
+    await _until(tried)
+    assert (await repo.get_round(rnd.id)).status == "open"
+    (timer,) = await repo.timers_of(match.id)
+    assert timer.kind == TimerKind.CLOSE_ROUND and timer.attempts >= 3
+    assert "(2 before); again in 0.02 s" in caplog.text  # the last pause, from then on
 
 
 async def test_a_timed_job_that_drops_its_own_timer_is_still_tried_again(fake_bot, repo) -> None:
-    """close_round takes its table's timer off before finishing a match; if it fails after
-    that, the retry must still happen."""
+    """close_round takes its table's timers off when it is done; a handler that drops its
+    timer and then fails must still run again."""
+    match, _ = await playing_round(repo)
     tables = fake_bot.tables
     tables.scheduler.retry_seconds = (0.01,)
     runs = []
 
-    async def job() -> None:
-        runs.append(1)
-        tables.scheduler.cancel(7)  # what close_round does before _finish
+    async def job(match_id: int, arg: int) -> None:
+        runs.append(arg)
+        await tables.scheduler.cancel(match_id)
         if len(runs) == 1:
             raise sqlite3.OperationalError("database is locked")
 
-    tables.scheduler.schedule(7, 0, job)
-    timer = tables.scheduler.timers[7]
-    await asyncio.wait_for(asyncio.shield(timer), 5)
-    assert len(runs) == 2
+    tables.scheduler.handle(TimerKind.LOBBY_EXPIRE, job)
+    await tables.scheduler.schedule(match.id, TimerKind.LOBBY_EXPIRE, 3, 0)
+
+    async def twice() -> bool:
+        return len(runs) == 2
+
+    await _until(twice)
+    await tables.scheduler.idle()
+    assert runs == [3, 3] and await tables.scheduler.pending(match.id) == {}
+
+
+async def test_stopping_hands_a_running_timer_on(fake_bot, repo) -> None:
+    """A process that stops while a timer runs gives the timer back at once: another
+    process claims it now, not when the lease would have run out."""
+    match, _ = await playing_round(repo)
+    tables = fake_bot.tables
+    started = asyncio.Event()
+
+    async def slow(match_id: int, arg: int) -> None:
+        started.set()
+        await asyncio.sleep(30)
+
+    tables.scheduler.handle(TimerKind.LOBBY_EXPIRE, slow)
+    await tables.scheduler.schedule(match.id, TimerKind.LOBBY_EXPIRE, 0, 0)
+    await asyncio.wait_for(started.wait(), 5)
+    await tables.scheduler.stop()
+    (timer,) = await repo.claim_timers("another process", lease=30)
+    assert (timer.match_id, timer.kind, timer.attempts) == (match.id, "lobby_expire", 1)

@@ -167,7 +167,8 @@ async def test_cancel_in_both_languages(fake_discord, tmp_path):
         done = await mod.slash("capsa cancel", channel=chan)
         assert done.text() == "mod cancelled the table. Completed rounds stay recorded."
         assert (await bot.repo.get_match(match.id)).status == "cancelled"
-        assert match.id not in tables_of(bot).scheduler.timers, "the round-2 countdown is stopped"
+        pending = await tables_of(bot).scheduler.pending(match.id)
+        assert pending == {}, "the round-2 countdown is stopped"
         late = await alice.click(dm_2, "Submit")
         assert late.ephemeral and late.text() == "This round is already over."
         stats = await bot.repo.player_stats(guild.id, alice.id)

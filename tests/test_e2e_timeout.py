@@ -3,7 +3,7 @@
 A table of alice, bob and one computer player, with the shortest countdown the command
 allows (30 s). Alice submits, bob does nothing. So that the test does not wait 30 seconds,
 ``expire_countdown`` does now exactly what the bot's own deadline timer does when it fires
-(``scheduler.schedule(match, 0, rounds.close_round)``); a real user cannot do this,
+(the CLOSE_ROUND timer set to now); a real user cannot do this,
 everything else is the real bot.
 
 - With the default server setting, bob's rows are the solver's ``normal`` setting, marked
@@ -22,6 +22,7 @@ import re
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
+from cogs.scheduler import TimerKind
 from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import (
@@ -51,8 +52,12 @@ async def _round_where_bob_times_out(fake, bot, chan, alice, bob):
 
     dm_a = await alice.latest_dm(lambda m: "round 1/5" in m.text(), timeout=10)
     dm_b = await bob.latest_dm(lambda m: "round 1/5" in m.text(), timeout=10)
-    timers = tables_of(bot).scheduler.timers
-    await eventually(lambda: match.id in timers)  # the deadline timer is armed
+    scheduler = tables_of(bot).scheduler
+
+    async def armed() -> bool:  # the deadline timer
+        return (await scheduler.pending(match.id)).get(TimerKind.CLOSE_ROUND) == rnd.id
+
+    await eventually(armed)
     await play_builder(alice, dm_a)
     await fake.wait_for_message(chan, lambda m: m.id == status.id and "✅ alice" in m.text())
     assert "⏳ bob" in status.text()
@@ -148,7 +153,12 @@ async def test_countdown_runs_even_if_the_status_message_cannot_be_posted(fake_d
         await eventually(lambda: bot.repo.current_round(match.id))
         builder = await alice.latest_dm(lambda m: "round 1/10" in m.text(), timeout=3)
         assert builder.selects(), "alice got her cards"
-        await eventually(lambda: match.id in tables_of(bot).scheduler.timers, timeout=3)
+        scheduler = tables_of(bot).scheduler
+
+        async def armed() -> bool:  # the deadline timer
+            return TimerKind.CLOSE_ROUND in await scheduler.pending(match.id)
+
+        await eventually(armed, timeout=3)
 
 
 async def test_no_table_is_opened_where_the_bot_cannot_post(fake_discord, tmp_path):

@@ -62,6 +62,7 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
         assert await repo.score_round(done.id, {"round": 1, "x": [1.5, None]}, three_scores())
         review = {"loss": 1.25, "best": [["AS"]], "origin": "played"}
         assert await repo.store_review(done.id, 0, review, 1.25, True, now=T0 + 310.5)
+        assert await repo.set_timer(m.id, "close_round", done.id, 3600)
         hands = the_deal(3, 8)
         rnd = await repo.start_round(m.id, 2, 2**70 + 1, T0 + 500, hands, now=T0 + 380)
         await repo.submit_hand(rnd.id, 1, *split(hands[1]), "six_pairs", False, now=T0 + 400.25)
@@ -112,6 +113,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
         out += [await repo.player_stats(guild, u) for u in (100, 101, 102, 300, 301, 500)]
     out += [await repo.hand_review(r, seat) for r in ids["rounds"] for seat in range(4)]
     out += [await repo.unreviewed_hands(T0 - 10**6)]
+    out += [await repo.timers_of(i) for i in ids["matches"]]
     out += [await repo.active_match_of_user(u) for u in (100, 300, 301, 500)]
     out += [await repo.active_match_in_channel(c) for c in (10, 40, 50)]
     return to_microseconds(out)

@@ -94,6 +94,8 @@ async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repos
     assert not await repo.claim_showdown(round_id, 5)  # held
     await asyncio.sleep(0.3)
     assert await repo.claim_showdown(round_id, 5)  # the holder died: another may post
+    await repo.release_showdown(round_id)  # its post failed: it gives the claim up
+    assert await repo.claim_showdown(round_id, 5)
     await repo.set_round_messages(round_id, showdown_message_id=99)
     await asyncio.sleep(0.01)
     assert not await repo.claim_showdown(round_id, 0)  # posted

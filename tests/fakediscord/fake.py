@@ -217,12 +217,16 @@ class FakeDiscord:
         guild: FakeGuild | None = None,
         intent: int | None = None,
         private_content: bool = False,
+        shard: int | None = None,
     ) -> None:
         """Send a gateway dispatch to the live session(s) responsible for ``guild``: those of
-        its shard, ``(guild.id >> 22) % shard_count``; without a guild (a DM), shard 0's."""
+        its shard, ``(guild.id >> 22) % shard_count``; without a guild (a DM), shard 0's.
+        ``shard``: to that shard's sessions instead."""
         if guild is not None and guild.id not in self.guilds and event != "GUILD_CREATE":
             return
-        self.gateway.dispatch(event, data, guild.id if guild else None, intent, private_content)
+        self.gateway.dispatch(
+            event, data, guild.id if guild else None, intent, private_content, shard
+        )
 
     # -- messages -------------------------------------------------------------------------------
     async def wait_for_message(

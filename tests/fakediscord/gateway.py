@@ -195,11 +195,17 @@ class Gateway:
         guild_id: int | None,
         intent: int | None,
         private_content: bool = False,
+        shard: int | None = None,
     ) -> None:
-        """``private_content``: strip content for sessions without the MESSAGE_CONTENT intent."""
+        """``private_content``: strip content for sessions without the MESSAGE_CONTENT intent.
+        ``shard``: to that shard's sessions instead of the ones Discord would pick (a test's
+        way to have the same click reach another bot process)."""
         stripped: Json | None = None
         for session in self.sessions:
-            if not session.wants(guild_id, intent):
+            if shard is not None:
+                if session.invalid or session.shard[0] != shard:
+                    continue
+            elif not session.wants(guild_id, intent):
                 continue
             if private_content and not session.intents & MESSAGE_CONTENT:
                 if stripped is None:

@@ -149,9 +149,16 @@ class FakeUser(FakeAccount):
         return ix.choices or []
 
     async def click(
-        self, message: MessageLike, button: str, *, timeout: float = 5.0, wait: bool = True
+        self,
+        message: MessageLike,
+        button: str,
+        *,
+        timeout: float = 5.0,
+        wait: bool = True,
+        shard: int | None = None,
     ) -> InteractionResult:
-        """Click a button found by label, custom_id or emoji name."""
+        """Click a button found by label, custom_id or emoji name. ``shard``: deliver the
+        click to that shard's session rather than the one Discord would pick."""
         msg = self._clickable(message)
         comp = msg.find_component(button, (2,))
         self._enabled(comp, button)
@@ -161,7 +168,7 @@ class FakeUser(FakeAccount):
         ix = InteractionResult(
             self._fake, COMPONENT, self, msg.channel, data, source=msg, name=f"click {button}"
         )
-        return await self._send(ix, wait, timeout)
+        return await self._send(ix, wait, timeout, shard)
 
     async def select(
         self,
@@ -248,14 +255,16 @@ class FakeUser(FakeAccount):
         if comp.get("disabled"):
             raise PermissionError(f"component {key!r} is disabled")
 
-    async def _send(self, ix: InteractionResult, wait: bool, timeout: float) -> InteractionResult:
+    async def _send(
+        self, ix: InteractionResult, wait: bool, timeout: float, shard: int | None = None
+    ) -> InteractionResult:
         fake = self._fake
         ix.slow = fake.faults.take_slow(self)
         fake.interactions[ix.token] = ix
         self.interactions.append(ix)
         if ix.source is not None:
             fake.link(ix, ix.source)
-        fake.dispatch("INTERACTION_CREATE", ix.payload(), guild=ix.channel.guild)
+        fake.dispatch("INTERACTION_CREATE", ix.payload(), guild=ix.channel.guild, shard=shard)
         if not wait:
             return ix
         edits_before = ix.source.edits if ix.source is not None else 0
