@@ -25,7 +25,7 @@ from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.e2e import hand_of, play_builder, set_rows, start_bot_process, stop_bot_process
 from tests.e2e_extra import assert_showdown_is_engines, engine_result, field_points
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, eventually
 
 ROUNDS = 5
 RULES = get_preset("standard")
@@ -64,6 +64,21 @@ async def open_table(fake, chan, host, guest, *, countdown: int = 300):
     lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels(), timeout=20)
     await guest.click(lobby, "Join", timeout=20)
     await host.click(lobby, "Start", timeout=20)
+
+
+async def submit_at_both(person: FakeUser, dm) -> None:
+    """The same Submit reaches shard 0's process (a DM) and shard 1's: one locks the hand
+    in (its builder says so), the other says it already was."""
+    here = await person.click(dm, "Submit", wait=False)
+    there = await person.click(dm, "Submit", wait=False, shard=1)
+    await asyncio.gather(here.wait(20), there.wait(20))
+    refused = "You already submitted this round."
+    await eventually(
+        lambda: any(refused in ix.text() for ix in (here, there)) and "Locked in" in dm.text(),
+        timeout=20,
+        message=lambda: f"{here.describe()} / {there.describe()} / {dm.text()[:200]}",
+    )
+    assert sum(refused in ix.text() for ix in (here, there)) == 1
 
 
 def showdowns(chan: FakeChannel, number: int) -> list:
@@ -175,11 +190,7 @@ async def test_the_same_submit_and_next_at_both_processes_count_once(
             dm = await person.next_dm(lambda m: "round 1/5" in m.text(), timeout=30)
             back, middle, _ = arrange(hand_of(dm), RULES, "normal", 3, seed=1).ordinary
             await set_rows(person, dm, back, middle)
-            here = await person.click(dm, "Submit", wait=False)  # a DM: shard 0's process
-            there = await person.click(dm, "Submit", wait=False, shard=1)
-            await asyncio.gather(here.wait(20), there.wait(20))
-            answers = sorted(ix.text() for ix in (here, there))
-            assert sum("You already submitted this round." in a for a in answers) == 1, answers
+            await submit_at_both(person, dm)
         showdown = await fake.wait_for_message(
             chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=30
         )
