@@ -8,6 +8,21 @@ Run from the repository root (prints a table; checks nothing):
     .venv/bin/python bench/load.py --tables 200 --think 5 15   # people who take 5-15 s a click
     .venv/bin/python bench/load.py --tables 200 --profile /tmp/bot.prof   # bot under cProfile
     .venv/bin/python bench/load.py --tables 200 --coach on off   # with and without the coach
+    .venv/bin/python bench/load.py --tables 200 --database postgres   # the bot on PostgreSQL
+    .venv/bin/python bench/load.py --tables 200 --database postgres --processes 2   # 2 shards
+
+Issue 11's table (one process on SQLite, one on PostgreSQL, two processes on PostgreSQL, at
+200 and 500 tables, in one run; the sqlite x 2 combination is skipped with a note):
+
+    eval "$(bash scripts/postgres)"; export CAPSA_TEST_DATABASE_URL   # if none runs yet
+    .venv/bin/python bench/load.py --tables 200 500 --database sqlite postgres --processes 1 2
+
+Its targets: two processes reach at least 1.5x the rounds/s of one (same tables, database
+and coach; printed as "speed-up"), and at 500 tables ack p99 < 250 ms and showdown p99 < 1 s.
+(The first target, at 200 tables, was the same ack p99 and showdown p99.)
+
+``--tables``, ``--coach``, ``--database`` and ``--processes`` each take several values; the run
+covers every combination, a fresh bot (and a fresh database) for each.
 
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
 ``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
@@ -22,6 +37,18 @@ only offers 5 or 10 rounds), so every measured round is a real, complete round.
 The fake Discord runs in this process (127.0.0.1 only). The bot is ``python bot.py`` in its
 own process group with a temporary DATABASE_PATH, so its CPU time and RSS (main process plus
 its solver workers and any other child) are sampled with psutil every 0.2 s.
+
+``--database postgres``: each run gets a fresh database ``capsa_load_<random>`` on the server
+at CAPSA_TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres; loopback
+only), made with asyncpg, given to the bot as DATABASE_URL and dropped at the end; the bot
+migrates it at start. No server answering: one line on how to start one, exit 2.
+
+``--processes N`` (N > 1 needs PostgreSQL, as the bot itself refuses several processes on
+one SQLite file): N ``bot.py`` processes with SHARD_COUNT=N and SHARD_IDS=i, N guilds, guild
+i on shard i of N, the tables dealt over the guilds round-robin, so each process runs its
+share of the tables' channels; every DM click (the builders) goes to shard 0's process, as
+on Discord. CPU and RSS are summed over all the processes and their children. With N = 1 the
+bot gets no shard settings and there is one guild, as before, so the numbers compare.
 
 What is measured, and how:
 
@@ -44,13 +71,17 @@ What is measured, and how:
   BEGIN IMMEDIATE..COMMIT with the repository's PRAGMAs (WAL, synchronous=FULL). Reported:
   the sum per round, and score_round alone. Beside it, from the bot's own database,
   ``rounds.scored_at - max(hands.submitted_at)`` (the wait inside the bot between the last
-  hand being stored and the score being stored: queueing, not write time).
+  hand being stored and the score being stored: queueing, not write time). The side run is
+  SQLite's only ("-" for PostgreSQL); the in-bot wait is read from either database.
 * the fake's side: this process's CPU and its event-loop lag are printed too, so one can see
   whether the load generator (not the bot) was the limit.
 
 Every wait has a timeout (``--step-timeout``), every size a time limit (``--time-limit``);
-unfinished tables are cancelled and counted, and the bot is stopped (SIGINT, then SIGKILL of
-its process group).
+unfinished tables are cancelled and counted. After the load (outside the measurement) the
+bench waits, at most 10 s, until no request has reached the fake for 0.5 s (the cancel
+announcements, the coach's late edits), then stops the bots (SIGINT, then SIGKILL of each
+one's process group). A run that fails (a bot that exits or never identifies) is reported
+as FAILED below the table and the others still run.
 """
 
 from __future__ import annotations
@@ -58,8 +89,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import os
 import random
+import secrets
 import sqlite3
 import subprocess
 import sys
@@ -68,28 +101,37 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import data  # noqa: E402
 from capsa.cards import deal  # noqa: E402
 from capsa.hands import evaluate, is_fouled  # noqa: E402
 from capsa.presets import get_preset  # noqa: E402
 from capsa.solver import arrange  # noqa: E402
-from tests.e2e import hand_of, start_bot_process, stop_bot_process  # noqa: E402
+from data.postgres_db import address as pg_address  # noqa: E402
+from data.postgres_db import redact  # noqa: E402
+from tests.e2e import hand_of, stop_bot_process  # noqa: E402
 from tests.fakediscord import (  # noqa: E402
     FakeDiscord,
     FakeMessage,
     FakeUser,
     InteractionResult,
     only_localhost,
+    spawn_bot,
 )
 
-TARGET_TABLES = 200
+TARGET_TABLES = (200, 500)  # the first targets' size, then issue 11's
 TARGET_ACK_P99 = 0.250
 TARGET_SHOWDOWN = 1.0
+TARGET_SPEEDUP = 1.5  # two processes vs one, rounds/s
+PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_HOW = 'eval "$(bash scripts/postgres)"; export CAPSA_TEST_DATABASE_URL'
 ROUNDS_TOTAL = 5  # the bot offers 5 or 10; we cancel after ROUNDS_PLAYED
 PRESET = get_preset("standard")
 
@@ -118,41 +160,52 @@ def secs(value: float | None) -> str:
 
 
 class ProcWatch:
-    """Samples a process tree: summed RSS (peak) and user+system CPU per pid (latest)."""
+    """Samples process trees (one per bot process): summed RSS (peak) and user+system CPU per
+    pid (latest), also per tree."""
 
-    def __init__(self, pid: int, interval: float = 0.2) -> None:
-        self.root = psutil.Process(pid)
+    def __init__(self, pids: list[int], interval: float = 0.2) -> None:
+        self.roots = [psutil.Process(pid) for pid in pids]
         self.interval = interval
         self.cpu: dict[int, float] = {}
+        self.tree: dict[int, int] = {}  # pid -> its bot process's index in ``roots``
         self.peak_rss = 0
-        self.peak_rss_main = 0
+        self.peak_rss_main = 0  # the bot processes themselves, summed
         self.peak_procs = 0
         self._task: asyncio.Task | None = None
 
     def sample(self) -> None:
-        try:
-            procs = [self.root, *self.root.children(recursive=True)]
-        except psutil.Error:
-            return
-        rss = 0
-        alive = 0
-        for proc in procs:
+        rss = main = alive = 0
+        for index, root in enumerate(self.roots):
             try:
-                with proc.oneshot():
-                    times = proc.cpu_times()
-                    mem = proc.memory_info().rss
+                procs = [root, *root.children(recursive=True)]
             except psutil.Error:
                 continue
-            alive += 1
-            rss += mem
-            self.cpu[proc.pid] = times.user + times.system
-            if proc.pid == self.root.pid:
-                self.peak_rss_main = max(self.peak_rss_main, mem)
+            for proc in procs:
+                try:
+                    with proc.oneshot():
+                        times = proc.cpu_times()
+                        mem = proc.memory_info().rss
+                except psutil.Error:
+                    continue
+                alive += 1
+                rss += mem
+                self.cpu[proc.pid] = times.user + times.system
+                self.tree[proc.pid] = index
+                if proc.pid == root.pid:
+                    main += mem
         self.peak_rss = max(self.peak_rss, rss)
+        self.peak_rss_main = max(self.peak_rss_main, main)
         self.peak_procs = max(self.peak_procs, alive)
 
     def cpu_total(self) -> float:
         return sum(self.cpu.values())
+
+    def cpu_per_process(self) -> list[float]:
+        """CPU seconds of each bot process with its children, in the order of ``pids``."""
+        out = [0.0] * len(self.roots)
+        for pid, seconds in self.cpu.items():
+            out[self.tree[pid]] += seconds
+        return out
 
     async def _run(self) -> None:
         while True:
@@ -392,70 +445,300 @@ def score_lag(db: Path) -> list[float]:
     return [r[0] for r in rows if r[0] is not None]
 
 
+async def score_lag_pg(url: str) -> list[float]:
+    """The same as ``score_lag``, from a PostgreSQL database."""
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        rows = await conn.fetch(
+            "SELECT EXTRACT(EPOCH FROM r.scored_at - max(h.submitted_at)) FROM rounds r"
+            " JOIN hands h ON h.round_id = r.id WHERE r.status = 'scored' GROUP BY r.id"
+        )
+    finally:
+        await conn.close()
+    return [float(r[0]) for r in rows if r[0] is not None]
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+
+def pg_admin_url() -> str:
+    return os.environ.get("CAPSA_TEST_DATABASE_URL", "").strip() or PG_DEFAULT_URL
+
+
+def pg_problem(url: str) -> str | None:
+    """Why the server at ``url`` may not be used (not PostgreSQL, not loopback), or None."""
+    try:
+        host, port = pg_address(url)
+    except ValueError as exc:
+        return f"CAPSA_TEST_DATABASE_URL: {exc}"
+    if not _is_loopback(host):
+        return (
+            f"CAPSA_TEST_DATABASE_URL names {host}:{port}, which is not loopback: the bench"
+            " only uses a PostgreSQL server on 127.0.0.1, ::1 or localhost"
+        )
+    return None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def pg_check(url: str) -> str | None:
+    """None if a PostgreSQL server answers at ``url`` (loopback), else one line saying what is
+    wrong and how to start one."""
+    problem = pg_problem(url)
+    if problem:
+        return problem
+    try:
+        await data.check_reachable(url)
+    except data.DatabaseUnreachable as exc:
+        where = f"{exc.host}:{exc.port}"
+        return (
+            f"--database postgres: no PostgreSQL answers at {where} ({exc.reason});"
+            f" start one and point the bench at it with: {PG_HOW}"
+        )
+    except (data.DatabaseUnavailable, ValueError) as exc:
+        return f"--database postgres: {exc}; the bench needs a server where it may CREATE DATABASE"
+    return None
+
+
+def pg_url_of(admin_url: str, name: str) -> str:
+    return urlunsplit(urlsplit(admin_url)._replace(path=f"/{name}"))
+
+
+async def pg_admin(admin_url: str, sql: str) -> None:
+    conn = await asyncpg.connect(admin_url, timeout=10)
+    try:
+        await conn.execute(sql, timeout=60)
+    finally:
+        await conn.close()
+
+
+async def pg_create(admin_url: str) -> tuple[str, str]:
+    """A fresh, empty database on the server: its name and URL."""
+    name = f"capsa_load_{secrets.token_hex(4)}"
+    await pg_admin(admin_url, f'CREATE DATABASE "{name}"')
+    return name, pg_url_of(admin_url, name)
+
+
+async def pg_drop(admin_url: str, name: str) -> None:
+    await pg_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# --- the bot processes ----------------------------------------------------------------------
+
+
+async def start_bots(
+    fake: FakeDiscord,
+    procs: list[asyncio.subprocess.Process],
+    envs: list[dict[str, str]],
+    db: Path,
+    logs: list[Path],
+    profiles: list[str | None],
+    timeout: float,
+) -> None:
+    """``python bot.py`` once per entry of ``envs``, one after the other (each waits for its
+    IDENTIFY, as tests/e2e.start_bot_process does), each in its own process group. Every
+    process is appended to ``procs`` as soon as it exists, so the caller stops it whatever
+    happens here; a process that exits before it identifies fails the run at once."""
+    for i, env in enumerate(envs):
+        with logs[i].open("ab") as sink:
+            proc = await spawn_bot(
+                fake,
+                sys.executable,
+                *(["-m", "cProfile", "-o", profiles[i]] if profiles[i] else []),
+                str(ROOT / "bot.py"),
+                env={
+                    "DATABASE_PATH": str(db),
+                    "GUILD_READY_TIMEOUT": "0.1",
+                    "LOG_LEVEL": "WARNING",
+                    **env,
+                },
+                cwd=str(ROOT),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=sink,
+                start_new_session=True,
+            )
+        procs.append(proc)
+        ready = asyncio.create_task(fake.wait_for_identify(i + 1, timeout=timeout))
+        died = asyncio.create_task(proc.wait())
+        try:
+            await asyncio.wait({ready, died}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (ready, died):
+                if not task.done():
+                    task.cancel()
+            await asyncio.gather(ready, died, return_exceptions=True)
+        if not ready.done() or ready.cancelled() or ready.exception() is not None:
+            tail = logs[i].read_text(errors="replace").strip().splitlines()[-3:]
+            why = (
+                f"exited with {proc.returncode}"
+                if died.done() and not died.cancelled()
+                else (f"did not identify within {timeout:g} s")
+            )
+            raise RuntimeError(f"bot process {i} {why}; its log ends: {' | '.join(tail)}")
+
+
+async def quiesce(fake: FakeDiscord, quiet: float = 0.5, limit: float = 10.0) -> float:
+    """Wait (outside the measurement) until no request has reached the fake for ``quiet`` s,
+    at most ``limit`` s: a table is done when its /capsa cancel is acknowledged, but the bot
+    still announces the cancel in the channel after that, and a bot stopped meanwhile logs
+    those requests as errors (so do the coach's late edits). Returns the s waited."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    seen, since = len(fake.requests), start
+    while loop.time() < start + limit and loop.time() - since < quiet:
+        await asyncio.sleep(0.05)
+        if len(fake.requests) != seen:
+            seen, since = len(fake.requests), loop.time()
+    return loop.time() - start
+
+
+async def stop_bots(procs: list[asyncio.subprocess.Process], grace: float) -> None:
+    """SIGINT to every bot at once, up to ``grace`` s for each to exit, then SIGKILL of each
+    one's process group (tests/e2e.stop_bot_process)."""
+    await asyncio.gather(
+        *(stop_bot_process(proc, grace=grace) for proc in procs), return_exceptions=True
+    )
+
+
 # --- one size -------------------------------------------------------------------------------
 
 
-async def run_size(tables: int, args: argparse.Namespace, workdir: Path, coach: str) -> dict:
-    here = psutil.Process()
-    result: dict = {"tables": tables, "coach": coach}
-    db = workdir / f"load-{tables}-{coach}.sqlite3"
-    log = workdir / f"bot-{tables}-{coach}.log"
-    async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
-        fake.settle_deferred_updates = True  # people see each click's result before the next
-        guild = fake.add_guild("Load")
-        world = []
-        for i in range(tables):
-            chan = guild.add_text_channel(f"capsa-{i:03d}")
-            host = fake.add_user(f"host{i:03d}", guild=guild)
-            guest = fake.add_user(f"guest{i:03d}", guild=guild)
-            world.append(Table(i, host, guest, chan))
-        profile = args.profile and f"{args.profile}.{tables}"
-        proc = await start_bot_process(
-            fake,
-            db,
-            log,
-            env={"SOLVER_WORKERS": str(args.solver_workers), "COACH": coach},
-            python_args=["-m", "cProfile", "-o", profile] if profile else [],
-            timeout=60,
+@dataclass(frozen=True)
+class Combo:
+    """One run: a table count, the bot's COACH setting, its database and its process count."""
+
+    tables: int
+    coach: str
+    database: str
+    processes: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.tables} tables, COACH={self.coach}, {self.database},"
+            f" {self.processes} process{'es' if self.processes > 1 else ''}"
         )
-        await asyncio.sleep(1.0)  # GUILD_CREATE handled (guild_ready_timeout 0.1 s)
-        watch = ProcWatch(proc.pid)
-        lag = LoopLag()
-        bench = Bench(fake, args)
-        try:
-            watch.sample()
-            cpu0, own0 = watch.cpu_total(), sum(here.cpu_times()[:2])
-            watch.start()
-            lag.start()
-            offset = time.time() - time.monotonic()
-            t0 = time.monotonic()
-            tasks = [
-                asyncio.create_task(bench.guarded(t, args.ramp * i / max(1, tables)))
-                for i, t in enumerate(world)
+
+    @property
+    def tag(self) -> str:
+        return f"{self.tables}-{self.coach}-{self.database}-p{self.processes}"
+
+
+def profile_path(args: argparse.Namespace, combo: Combo, shard: int) -> str | None:
+    """``PROFILE.<tables>`` as before for one process on SQLite and one coach setting; the
+    other runs and shards get suffixes so that no profile overwrites another."""
+    if not args.profile:
+        return None
+    path = f"{args.profile}.{combo.tables}"
+    if len(args.coach) > 1:
+        path += f".coach-{combo.coach}"
+    if combo.database != "sqlite":
+        path += f".{combo.database}"
+    if combo.processes > 1:
+        path += f".shard{shard}of{combo.processes}"
+    return path
+
+
+async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dict:
+    here = psutil.Process()
+    tables, coach, n = combo.tables, combo.coach, combo.processes
+    result: dict = {
+        "tables": tables,
+        "coach": coach,
+        "database": combo.database,
+        "processes": n,
+    }
+    db = workdir / f"load-{combo.tag}.sqlite3"
+    logs = [
+        workdir / (f"bot-{combo.tag}.log" if n == 1 else f"bot-{combo.tag}-shard{i}.log")
+        for i in range(n)
+    ]
+    admin_url = pg_admin_url()
+    pg_name = pg_url = None
+    if combo.database == "postgres":
+        pg_name, pg_url = await pg_create(admin_url)
+    try:
+        async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
+            fake.settle_deferred_updates = True  # people see each click's result before next
+            if n == 1:
+                guilds = [fake.add_guild("Load")]  # as before: no shard settings
+            else:
+                guilds = [fake.add_guild(f"Load {i}", shard=(i, n)) for i in range(n)]
+            world = []
+            for i in range(tables):
+                guild = guilds[i % n]  # round-robin: each process its share of the tables
+                chan = guild.add_text_channel(f"capsa-{i:03d}")
+                host = fake.add_user(f"host{i:03d}", guild=guild)
+                guest = fake.add_user(f"guest{i:03d}", guild=guild)
+                world.append(Table(i, host, guest, chan))
+            base_env = {"SOLVER_WORKERS": str(args.solver_workers), "COACH": coach}
+            if pg_url is not None:
+                base_env["DATABASE_URL"] = pg_url
+            envs = [
+                base_env if n == 1 else base_env | {"SHARD_COUNT": str(n), "SHARD_IDS": str(i)}
+                for i in range(n)
             ]
-            _done, pending = await asyncio.wait(tasks, timeout=args.time_limit)
-            for task in pending:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            wall = time.monotonic() - t0
-            await watch.stop()
-            await lag.stop()
-            result["cpu"] = watch.cpu_total() - cpu0
-            result["own_cpu"] = sum(here.cpu_times()[:2]) - own0
-            result["wall"] = wall
-        finally:
-            await watch.stop()
-            await lag.stop()
-            await stop_bot_process(proc, grace=20)  # SIGINT, then SIGKILL of the group
-        result.update(peak_rss=watch.peak_rss, peak_rss_main=watch.peak_rss_main)
-        result.update(procs=watch.peak_procs, lag=lag.lags)
-        result.update(collect(fake, world, offset))
-    result["score_lag"] = score_lag(db)
-    result["db"] = await sqlite_side_run(db, args.db_samples)
-    text = log.read_text(errors="replace")
-    result["log_errors"] = text.count(" ERROR ") + text.count("Traceback")
-    result["log_warnings"] = text.count(" WARNING ")
-    result["log"] = str(log)
+            procs: list[asyncio.subprocess.Process] = []
+            watch: ProcWatch | None = None
+            lag = LoopLag()
+            bench = Bench(fake, args)
+            try:
+                profiles = [profile_path(args, combo, i) for i in range(n)]
+                await start_bots(fake, procs, envs, db, logs, profiles, timeout=60)
+                await asyncio.sleep(1.0)  # GUILD_CREATE handled (guild_ready_timeout 0.1 s)
+                watch = ProcWatch([proc.pid for proc in procs])
+                watch.sample()
+                cpu0, own0 = watch.cpu_per_process(), sum(here.cpu_times()[:2])
+                watch.start()
+                lag.start()
+                offset = time.time() - time.monotonic()
+                t0 = time.monotonic()
+                tasks = [
+                    asyncio.create_task(bench.guarded(t, args.ramp * i / max(1, tables)))
+                    for i, t in enumerate(world)
+                ]
+                _done, pending = await asyncio.wait(tasks, timeout=args.time_limit)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                wall = time.monotonic() - t0
+                await watch.stop()
+                await lag.stop()
+                per = [b - a for a, b in zip(cpu0, watch.cpu_per_process(), strict=True)]
+                result["cpu"] = sum(per)
+                result["cpu_per_process"] = per
+                result["own_cpu"] = sum(here.cpu_times()[:2]) - own0
+                result["wall"] = wall
+                result["quiesce"] = await quiesce(fake)
+            finally:
+                if watch is not None:
+                    await watch.stop()
+                await lag.stop()
+                await stop_bots(procs, grace=20)  # SIGINT, then SIGKILL of each group
+            result.update(peak_rss=watch.peak_rss, peak_rss_main=watch.peak_rss_main)
+            result.update(procs=watch.peak_procs, lag=lag.lags)
+            result.update(collect(fake, world, offset))
+        if pg_url is not None:
+            result["score_lag"] = await score_lag_pg(pg_url)
+            result["db"] = None  # the SQLite side run is SQLite's only
+        else:
+            result["score_lag"] = score_lag(db)
+            result["db"] = await sqlite_side_run(db, args.db_samples)
+    finally:
+        if pg_name is not None:
+            await pg_drop(admin_url, pg_name)
+    result["log_errors"] = result["log_warnings"] = 0
+    for log in logs:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        result["log_errors"] += text.count(" ERROR ") + text.count("Traceback")
+        result["log_warnings"] += text.count(" WARNING ")
+    result["log"] = ", ".join(str(log) for log in logs)
     return result
 
 
@@ -528,41 +811,79 @@ def code_version() -> str:
     return f"{head or 'unknown'}{' + local changes' if dirty else ''}"
 
 
+def rounds_per_s(r: dict) -> float | None:
+    return r["rounds"] / r["span"] if r.get("span") else None
+
+
+def speedups(results: list[dict]) -> list[str]:
+    """For each run with several processes: its rounds/s over the one-process run's with the
+    same tables, coach and database."""
+    single = {(r["tables"], r["coach"], r["database"]): r for r in results if r["processes"] == 1}
+    lines = []
+    for r in results:
+        one = single.get((r["tables"], r["coach"], r["database"]))
+        if r["processes"] == 1 or one is None:
+            continue
+        many, base = rounds_per_s(r), rounds_per_s(one)
+        if many is None or not base:
+            ratio = "-"
+            verdict = "no rounds to compare"
+        else:
+            ratio = f"{many / base:.2f}x"
+            verdict = "met" if many / base >= TARGET_SPEEDUP else "MISSED"
+        lines.append(
+            f"speed-up, {r['tables']} tables, COACH={r['coach']}, {r['database']}: "
+            f"{r['processes']} processes {ratio} the rounds/s of one "
+            f"(target >= {TARGET_SPEEDUP:g}x: {verdict})"
+        )
+    return lines
+
+
 def report(results: list[dict], args: argparse.Namespace) -> None:
     mb = 1024 * 1024
     print()
     print(f"Code: {args.code} (at the start of the run)")
+    sizes = " and ".join(str(n) for n in TARGET_TABLES)
     print(
-        f"Targets at {TARGET_TABLES} tables: ack p99 < {ms(TARGET_ACK_P99)}, "
-        f"showdown < {secs(TARGET_SHOWDOWN)} after the last submit."
+        f"Targets at {sizes} tables: ack p99 < {ms(TARGET_ACK_P99)}, "
+        f"showdown p99 < {secs(TARGET_SHOWDOWN)} after the last submit; two processes "
+        f">= {TARGET_SPEEDUP:g}x the rounds/s of one."
     )
     print(
         f"Setup: 4 seats (2 scripted people + 2 computers), {args.rounds} rounds played of a "
         f"{ROUNDS_TOTAL}-round table, then /capsa cancel; mode={args.mode}, "
-        f"SOLVER_WORKERS={args.solver_workers}, interaction deadline={args.deadline or 'off'} s, "
+        f"SOLVER_WORKERS={args.solver_workers} per process, "
+        f"interaction deadline={args.deadline or 'off'} s, "
         f"ramp={args.ramp} s, think={args.think[0]:g}-{args.think[1]:g} s, "
         f"{os.cpu_count()} CPUs."
     )
+    if any(r["database"] == "postgres" for r in results):
+        print(f"PostgreSQL: {redact(pg_admin_url())} (a fresh database each run)")
     rows: list[tuple[str, ...]] = []
     for r in results:
         every = [v for vals in r["latency"].values() for v in vals]
         db = r["db"]
+        rps = rounds_per_s(r)
         rows.append(
             (
                 str(r["tables"]),
+                r["database"],
+                str(r["processes"]),
                 r["coach"],
                 f"{r['completed']}/{r['tables']}",
                 f"{ms(pct(every, 50))} / {ms(pct(every, 99))}",
                 f"{secs(pct(r['showdown'], 50))} / {secs(pct(r['showdown'], 99))}",
-                "-" if not r["span"] else f"{r['rounds'] / r['span']:.1f}",
+                "-" if rps is None else f"{rps:.1f}",
                 f"{r['cpu']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}%)",
                 f"{r['peak_rss'] / mb:.0f} MB",
-                f"{ms(pct(db['round'], 50))} / {ms(pct(db['round'], 99))}",
-                f"{ms(pct(db['score_round'], 50))}",
+                "-" if db is None else f"{ms(pct(db['round'], 50))} / {ms(pct(db['round'], 99))}",
+                "-" if db is None else f"{ms(pct(db['score_round'], 50))}",
             )
         )
     head = (
         "tables",
+        "database",
+        "processes",
         "coach",
         "done",
         "ack p50 / p99",
@@ -573,18 +894,30 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         "SQLite writes/round p50 / p99",
         "score_round p50",
     )
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
-    print()
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+    if rows:
+        widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+        print()
+        print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |")
+        print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        for row in rows:
+            print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+    lines = speedups(results)
+    if lines:
+        print()
+        for line in lines:
+            print(line)
+    for note in args.notes:
+        print(f"note: {note}")
     for r in results:
         every = [v for vals in r["latency"].values() for v in vals]
-        print(f"\n--- {r['tables']} tables, COACH={r['coach']} ---")
+        plural = "es" if r["processes"] > 1 else ""
+        print(
+            f"\n--- {r['tables']} tables, COACH={r['coach']}, database={r['database']}, "
+            f"{r['processes']} process{plural} ---"
+        )
         met_ack = (pct(every, 99) or 99) < TARGET_ACK_P99
         met_sd = (pct(r["showdown"], 99) or 99) < TARGET_SHOWDOWN
-        if r["tables"] == TARGET_TABLES:
+        if r["tables"] in TARGET_TABLES:
             print(f"target ack p99: {'met' if met_ack else 'MISSED'}; ", end="")
             print(f"target showdown p99: {'met' if met_sd else 'MISSED'}")
         print(
@@ -611,18 +944,28 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
                 f"p99 {ms(pct(lag, 99))} ({len(lag)} rounds; queueing, not write time)"
             )
         db = r["db"]
-        if db["round"]:
+        if db is not None and db["round"]:
             print(
                 f"  SQLite side run ({len(db['round'])} rounds, 11 write transactions each): "
                 f"per round p50 {ms(pct(db['round'], 50))}, p99 {ms(pct(db['round'], 99))}; "
                 f"score_round p50 {ms(pct(db['score_round'], 50))}, "
                 f"p99 {ms(pct(db['score_round'], 99))}"
             )
+        quiet = r.get("quiesce")
+        if quiet is not None:
+            busy = " (the 10 s limit: the bot was stopped still busy)" if quiet >= 10 else ""
+            print(
+                f"  after the load: {quiet:.1f} s until no request reached the fake for 0.5 s{busy}"
+            )
+        main_label = "main" if r["processes"] == 1 else f"the {r['processes']} bot processes"
         print(
             f"  bot: CPU {r['cpu']:.1f} s over {r['wall']:.1f} s, peak RSS "
-            f"{r['peak_rss'] / mb:.0f} MB with children (main {r['peak_rss_main'] / mb:.0f} MB, "
-            f"up to {r['procs']} processes)"
+            f"{r['peak_rss'] / mb:.0f} MB with children ({main_label} "
+            f"{r['peak_rss_main'] / mb:.0f} MB, up to {r['procs']} processes)"
         )
+        if r["processes"] > 1:
+            per = ", ".join(f"shard {i} {cpu:.1f} s" for i, cpu in enumerate(r["cpu_per_process"]))
+            print(f"  CPU per bot process (with its children): {per}")
         lags = r["lag"]
         print(
             f"  this process (fake + scripted users): CPU {r['own_cpu']:.1f} s; event-loop lag "
@@ -631,8 +974,8 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         top = ", ".join(f"{k} ×{n}" for k, n in r["routes"].most_common(8))
         print(f"  requests to the fake: {sum(r['routes'].values())} ({top})")
         print(
-            f"  bot log {r['log']}: {r['log_errors']} error/traceback lines, "
-            f"{r['log_warnings']} warnings"
+            f"  bot log{'s' if r['processes'] > 1 else ''} {r['log']}: {r['log_errors']} "
+            f"error/traceback lines, {r['log_warnings']} warnings"
         )
         if r["errors"]:
             print(f"  unfinished tables: {dict(r['errors'])}")
@@ -645,7 +988,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
     p.add_argument("--rounds", type=int, default=3, choices=range(1, ROUNDS_TOTAL + 1))
     p.add_argument("--mode", choices=("selects", "auto"), default="selects")
-    p.add_argument("--solver-workers", type=int, default=1)
+    p.add_argument("--solver-workers", type=int, default=1, help="per bot process")
     p.add_argument("--ramp", type=float, default=0.0, help="open the tables over this many s")
     p.add_argument(
         "--think",
@@ -656,10 +999,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="s a person waits before each click/select (uniform); default 0 0 = immediate",
     )
     p.add_argument("--step-timeout", type=float, default=60.0, help="s, for every single wait")
-    p.add_argument("--time-limit", type=float, default=600.0, help="s, per table count")
+    p.add_argument("--time-limit", type=float, default=600.0, help="s, per run")
     p.add_argument("--deadline", type=float, default=3.0, help="interaction deadline; 0 = off")
     p.add_argument("--db-samples", type=int, default=100, help="rounds in the SQLite side run")
-    p.add_argument("--profile", help="run the bot under cProfile; writes PROFILE.<tables>")
+    p.add_argument(
+        "--profile",
+        help="run the bot under cProfile; writes PROFILE.<tables> (suffixed per database, "
+        "shard and coach where there are several)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
     p.add_argument(
         "--coach",
@@ -668,23 +1015,82 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=["on"],
         help="the bot's COACH setting; 'on off' runs each size both ways",
     )
-    return p.parse_args(argv)
+    p.add_argument(
+        "--database",
+        nargs="+",
+        choices=("sqlite", "postgres"),
+        default=["sqlite"],
+        help="the bot's database: a temporary SQLite file, or a fresh PostgreSQL database on "
+        "CAPSA_TEST_DATABASE_URL's server (default " + PG_DEFAULT_URL + ")",
+    )
+    p.add_argument(
+        "--processes",
+        nargs="+",
+        type=int,
+        default=[1],
+        help="bot processes, SHARD_COUNT=N and SHARD_IDS=i (N > 1: PostgreSQL only)",
+    )
+    args = p.parse_args(argv)
+    if any(n < 1 for n in args.processes):
+        p.error("--processes: each value must be 1 or more")
+    return args
+
+
+def combinations(args: argparse.Namespace) -> tuple[list[Combo], list[str]]:
+    """Every combination asked for, in order, and a note for each one skipped (several
+    processes on one SQLite file, which the bot refuses)."""
+    combos, notes = [], []
+    for n in args.tables:
+        for database in dict.fromkeys(args.database):
+            for processes in dict.fromkeys(args.processes):
+                for coach in dict.fromkeys(args.coach):
+                    combo = Combo(n, coach, database, processes)
+                    if database == "sqlite" and processes > 1:
+                        notes.append(
+                            f"skipped {combo}: a SQLite file serves one bot process"
+                            " (use --database postgres for several)"
+                        )
+                        continue
+                    combos.append(combo)
+    return combos, list(dict.fromkeys(notes))
 
 
 async def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    combos, args.notes = combinations(args)
+    if not combos:
+        print(
+            f"--processes {' '.join(map(str, args.processes))} on SQLite: a SQLite file serves"
+            " one bot process (the bot refuses SHARD_IDS on SQLite); add --database postgres",
+            file=sys.stderr,
+        )
+        return 2
+    if any(c.database == "postgres" for c in combos):
+        problem = await pg_check(pg_admin_url())
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
     args.code = code_version()
+    for note in args.notes:
+        print(f"note: {note}", flush=True)
     results = []
+    failed: list[str] = []
     workdir = Path(tempfile.mkdtemp(prefix="capsa-load-"))
     try:
         with only_localhost():
-            for n in args.tables:
-                for coach in args.coach:
-                    print(f"running {n} tables, COACH={coach} ...", flush=True)
-                    start = time.monotonic()
-                    results.append(await run_size(n, args, workdir, coach))
-                    print(f"  {n} tables took {time.monotonic() - start:.0f} s", flush=True)
+            for combo in combos:
+                print(f"running {combo} ...", flush=True)
+                start = time.monotonic()
+                try:
+                    results.append(await run_size(combo, args, workdir))
+                except Exception as exc:  # one run failed: reported, and the others go on
+                    failed.append(f"{combo}: {type(exc).__name__}: {exc}")
+                    print(f"  FAILED: {failed[-1]}", flush=True)
+                    continue
+                print(f"  {combo} took {time.monotonic() - start:.0f} s", flush=True)
         report(results, args)
+        for line in failed:
+            print(f"\nFAILED run (not in the table): {line}")
     finally:
         if args.keep:
             print(f"\nkept {workdir}")
@@ -692,7 +1098,7 @@ async def main(argv: list[str] | None = None) -> int:
             for path in sorted(workdir.iterdir()):
                 path.unlink()
             workdir.rmdir()
-    return 0
+    return 1 if failed and not results else 0
 
 
 if __name__ == "__main__":
