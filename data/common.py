@@ -204,6 +204,17 @@ def hand_record(r: Row, secs: Seconds) -> HandRecord:
     )
 
 
+def timer_conflict(if_absent: bool) -> str:
+    """``set_timer``'s ON CONFLICT action (the same SQL on both backends): keep the timer, or
+    replace it with a new version that nobody holds and that has not failed yet."""
+    if if_absent:
+        return "DO NOTHING"
+    return (
+        "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
+        " version = timers.version + 1, attempts = 0, lease_until = NULL, lease_owner = NULL"
+    )
+
+
 def timer_record(r: Row) -> TimerRecord:
     return TimerRecord(
         match_id=int(r["match_id"]),

@@ -36,6 +36,7 @@ from .common import (
     ranked_where,
     round_record,
     seat_record,
+    timer_conflict,
     timer_record,
     to_json,
 )
@@ -922,12 +923,7 @@ class SqliteRepository:
     async def set_timer(
         self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
     ) -> bool:
-        conflict = (
-            "DO NOTHING"
-            if if_absent
-            else "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
-            " version = timers.version + 1, attempts = 0, lease_until = NULL, lease_owner = NULL"
-        )
+        conflict = timer_conflict(if_absent)
         changed = await self._run(
             lambda: self._exec(
                 "INSERT INTO timers (match_id, kind, arg, due_at)"

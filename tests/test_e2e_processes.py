@@ -16,6 +16,8 @@ table through the database alone (its rows, its timers).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -48,6 +50,22 @@ async def two_processes(
         )
     await fake.wait_for_identify(2, timeout=30)
     return procs
+
+
+@contextlib.asynccontextmanager
+async def table_on_two_processes(
+    fake: FakeDiscord, url: str, tmp_path: Path
+) -> AsyncIterator[tuple[FakeChannel, FakeUser, FakeUser, dict[int, asyncio.subprocess.Process]]]:
+    """A table of alice and bob (and two computers) in a server on shard 1, opened and
+    started, with the two processes running; they are stopped at the end."""
+    chan, alice, bob = table_on_shard_1(fake)
+    procs = await two_processes(fake, url, tmp_path)
+    try:
+        await open_table(fake, chan, alice, bob)
+        yield chan, alice, bob, procs
+    finally:
+        for proc in procs.values():
+            await stop_bot_process(proc, grace=5)
 
 
 def table_on_shard_1(fake: FakeDiscord) -> tuple[FakeChannel, FakeUser, FakeUser]:
@@ -102,10 +120,7 @@ async def test_a_match_on_shard_1_with_dm_clicks_on_shard_0_plays_to_its_end(
     fake_discord, pg_url, tmp_path
 ):
     fake = fake_discord
-    chan, alice, bob = table_on_shard_1(fake)
-    procs = await two_processes(fake, pg_url, tmp_path)
-    try:
-        await open_table(fake, chan, alice, bob)
+    async with table_on_two_processes(fake, pg_url, tmp_path) as (chan, alice, bob, procs):
         running: dict[str, float] = {}
         for number in range(1, ROUNDS + 1):
             tag = f"round {number}/{ROUNDS}"
@@ -129,19 +144,13 @@ async def test_a_match_on_shard_1_with_dm_clicks_on_shard_0_plays_to_its_end(
         assert board.answered
         text = (await fake.wait_for_message(chan, lambda m: "Leaderboard" in m.text())).text()
         assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
-    finally:
-        for proc in procs.values():
-            await stop_bot_process(proc, grace=5)
 
 
 async def test_the_countdown_fires_when_the_tables_process_is_killed(
     fake_discord, pg_url, tmp_path
 ):
     fake = fake_discord
-    chan, alice, bob = table_on_shard_1(fake)
-    procs = await two_processes(fake, pg_url, tmp_path)
-    try:
-        await open_table(fake, chan, alice, bob)
+    async with table_on_two_processes(fake, pg_url, tmp_path) as (chan, alice, bob, procs):
         dm = await alice.next_dm(lambda m: "round 1/5" in m.text(), timeout=30)
         await play_builder(alice, dm)  # bob never sets his rows
         await stop_bot_process(procs.pop(1))  # SIGKILL, mid-round
@@ -173,19 +182,13 @@ async def test_the_countdown_fires_when_the_tables_process_is_killed(
         await asyncio.sleep(3)  # time for a wrong second showdown to show up, if there were one
         assert len(showdowns(chan, 1)) == 1
         assert await leaderboard_rounds(pg_url, chan.guild.id) == {alice.id: 1, bob.id: 1}
-    finally:
-        for proc in procs.values():
-            await stop_bot_process(proc, grace=5)
 
 
 async def test_the_same_submit_and_next_at_both_processes_count_once(
     fake_discord, pg_url, tmp_path
 ):
     fake = fake_discord
-    chan, alice, bob = table_on_shard_1(fake)
-    procs = await two_processes(fake, pg_url, tmp_path)
-    try:
-        await open_table(fake, chan, alice, bob)
+    async with table_on_two_processes(fake, pg_url, tmp_path) as (chan, alice, bob, procs):
         for person in (alice, bob):
             dm = await person.next_dm(lambda m: "round 1/5" in m.text(), timeout=30)
             back, middle, _ = arrange(hand_of(dm), RULES, "normal", 3, seed=1).ordinary
@@ -205,6 +208,3 @@ async def test_the_same_submit_and_next_at_both_processes_count_once(
         assert len([m for m in chan.history if m.text().startswith("Round 2/5")]) == 1
         assert len(showdowns(chan, 1)) == 1
         assert await leaderboard_rounds(pg_url, chan.guild.id) == {alice.id: 1, bob.id: 1}
-    finally:
-        for proc in procs.values():
-            await stop_bot_process(proc, grace=5)
