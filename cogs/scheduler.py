@@ -26,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from data.repository import TIMER_WAKE_SECONDS
+
 if TYPE_CHECKING:
     from data.repository import Repository, TimerRecord
 
@@ -33,7 +35,7 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
 LEASE_SECONDS = 60.0  # a claimed timer is this process's for this long
-POLL_SECONDS = 1.0  # look for due timers at least this often
+POLL_SECONDS = TIMER_WAKE_SECONDS  # look for due timers at least this often
 
 
 class TimerKind(StrEnum):

@@ -50,6 +50,7 @@ from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
     RECENT_REVIEWS,
+    TIMER_WAKE_SECONDS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -74,7 +75,7 @@ from .repository import (
 if TYPE_CHECKING:
     from .postgres_db import Connection
 
-TIMERS_CHANNEL = "capsa_timers"  # NOTIFY'd when a timer is set: every process looks again
+TIMERS_CHANNEL = "capsa_timers"  # NOTIFY'd when a timer due soon is set: processes look again
 _ACTIVE = "IN ({})".format(", ".join(f"'{status}'" for status in ACTIVE_STATUSES))
 
 # A match and its seats, one row per seat (one row with NULL seat columns if it has none).
@@ -958,7 +959,7 @@ class PostgresRepository:
                 max(0.0, float(delay)),
                 match_id,
             )
-            if changed:
+            if changed and delay < TIMER_WAKE_SECONDS:
                 await conn.execute(f"NOTIFY {TIMERS_CHANNEL}")  # sent at COMMIT
         return changed == 1
 

@@ -42,6 +42,10 @@ class RoundStatus(StrEnum):
 
 ACTIVE_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING)
 LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
+# A timer set to fire sooner than this wakes every process that watches the timers; each of
+# them looks for the others at least this often (cogs.scheduler's poll), so no later timer
+# needs a wake-up, and a busy bot does not wake every process at every timer it sets.
+TIMER_WAKE_SECONDS = 1.0
 SHARPEST_MIN_ROUNDS = 20  # reviewed rounds a player needs to be ranked by sharpness
 RECENT_REVIEWS = 100  # the "recent" sharpness: over this many of a player's last rounds
 
@@ -472,7 +476,8 @@ class Repository(Protocol):
         """Set the table's ``kind`` timer to fire in ``delay`` seconds (the database's clock),
         replacing one already set (a new version, no lease, no failures); with ``if_absent``
         only if it has none. False: not set (``if_absent`` and one exists, or the table is
-        gone). Wakes every process that watches the timers."""
+        gone). One due within TIMER_WAKE_SECONDS wakes every process that watches the
+        timers."""
         ...
 
     async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
@@ -503,7 +508,8 @@ class Repository(Protocol):
         ...
 
     async def watch_timers(self, wake: Callable[[], None]) -> None:
-        """Call ``wake`` (in this event loop) whenever any process sets a timer."""
+        """Call ``wake`` (in this event loop) whenever any process sets a timer due within
+        TIMER_WAKE_SECONDS; look for the others at least that often."""
         ...
 
     async def claim_showdown(self, round_id: int, lease: float) -> bool:

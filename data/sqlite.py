@@ -44,6 +44,7 @@ from .repository import (
     ACTIVE_STATUSES,
     GUILD_SETTING_FIELDS,
     RECENT_REVIEWS,
+    TIMER_WAKE_SECONDS,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -932,7 +933,7 @@ class SqliteRepository:
                 (kind, int(arg), time.time() + max(0.0, delay), match_id),
             )
         )
-        if changed:
+        if changed and delay < TIMER_WAKE_SECONDS:
             for wake in self._timer_watchers:
                 wake()
         return changed == 1

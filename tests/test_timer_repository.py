@@ -80,7 +80,10 @@ async def test_setting_a_timer_wakes_the_watchers(repo: Repository) -> None:
     m = await playing_match(repo)
     woken = asyncio.Event()
     await repo.watch_timers(woken.set)
-    assert await repo.set_timer(m.id, "close_round", 1, 10)
+    assert await repo.set_timer(m.id, "close_round", 1, 10)  # found by the poll in time
+    await asyncio.sleep(0.2)
+    assert not woken.is_set()
+    assert await repo.set_timer(m.id, "close_round", 1, 0)  # due now: everyone looks
     await asyncio.wait_for(woken.wait(), 5)
 
 
