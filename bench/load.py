@@ -458,6 +458,31 @@ async def score_lag_pg(url: str) -> list[float]:
     return [float(r[0]) for r in rows if r[0] is not None]
 
 
+REVIEWS_SQL = (
+    "SELECT (SELECT COUNT(*) FROM hand_reviews),"
+    " (SELECT COUNT(*) FROM hands h JOIN rounds r ON r.id = h.round_id"
+    "  JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
+    "  WHERE r.status = 'scored' AND s.user_id IS NOT NULL)"
+)
+
+
+def reviews_done(db: Path) -> tuple[int, int]:
+    """(people's hands the coach reviewed, people's hands of scored rounds) at the end."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        done, hands = conn.execute(REVIEWS_SQL).fetchone()
+    return int(done), int(hands)
+
+
+async def reviews_done_pg(url: str) -> tuple[int, int]:
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        row = await conn.fetchrow(REVIEWS_SQL)
+    finally:
+        await conn.close()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
 # --- PostgreSQL -----------------------------------------------------------------------------
 
 
@@ -726,9 +751,11 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
             result.update(collect(fake, world, offset))
         if pg_url is not None:
             result["score_lag"] = await score_lag_pg(pg_url)
+            result["reviews"] = await reviews_done_pg(pg_url)
             result["db"] = None  # the SQLite side run is SQLite's only
         else:
             result["score_lag"] = score_lag(db)
+            result["reviews"] = reviews_done(db)
             result["db"] = await sqlite_side_run(db, args.db_samples)
     finally:
         if pg_name is not None:
@@ -936,6 +963,12 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
             print(
                 f"  showdown after last submit: p50 {secs(pct(sd, 50))}, p90 {secs(pct(sd, 90))}, "
                 f"p99 {secs(pct(sd, 99))}, max {secs(max(sd))}"
+            )
+        if r.get("reviews"):
+            done, hands = r["reviews"]
+            print(
+                f"  coach: {done} of {hands} people's hands reviewed when the bot stopped"
+                " (reviews run after the showdowns, at the lowest priority)"
             )
         lag = r["score_lag"]
         if lag:
