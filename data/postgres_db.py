@@ -116,6 +116,15 @@ async def connect(url: str) -> asyncpg.Connection[asyncpg.Record]:
         raise _unreachable(url, exc) from exc
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A released connection goes back to the pool as it is. The repository leaves no session
+    state on a pooled connection: its advisory locks are transaction-scoped (the migrations'
+    session lock is released in a ``finally``), it sets no settings, opens no cursor outside
+    a transaction and LISTENs only on a connection it keeps. asyncpg itself still rolls back
+    a transaction left open; its default reset query (unlock, CLOSE ALL, UNLISTEN *, RESET
+    ALL) would cost a round trip on every release: on a busy bot, every repository call."""
+
+
 async def create_pool(
     url: str, *, min_size: int = 1, max_size: int = 10
 ) -> asyncpg.Pool[asyncpg.Record]:
@@ -124,7 +133,11 @@ async def create_pool(
     address(url)
     try:
         return await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=CONNECT_TIMEOUT,
+            reset=_nothing_to_reset,
         )
     except _CONNECT_ERRORS as exc:
         raise _unreachable(url, exc) from exc
