@@ -116,14 +116,13 @@ from capsa.presets import get_preset  # noqa: E402
 from capsa.solver import arrange  # noqa: E402
 from data.postgres_db import address as pg_address  # noqa: E402
 from data.postgres_db import redact  # noqa: E402
-from tests.e2e import hand_of, stop_bot_process  # noqa: E402
+from tests.e2e import hand_of, spawn_bot_process, stop_bot_process  # noqa: E402
 from tests.fakediscord import (  # noqa: E402
     FakeDiscord,
     FakeMessage,
     FakeUser,
     InteractionResult,
     only_localhost,
-    spawn_bot,
 )
 
 TARGET_TABLES = (200, 500)  # the first targets' size, then issue 11's
@@ -572,23 +571,14 @@ async def start_bots(
     process is appended to ``procs`` as soon as it exists, so the caller stops it whatever
     happens here; a process that exits before it identifies fails the run at once."""
     for i, env in enumerate(envs):
-        with logs[i].open("ab") as sink:
-            proc = await spawn_bot(
-                fake,
-                sys.executable,
-                *(["-m", "cProfile", "-o", profiles[i]] if profiles[i] else []),
-                str(ROOT / "bot.py"),
-                env={
-                    "DATABASE_PATH": str(db),
-                    "GUILD_READY_TIMEOUT": "0.1",
-                    "LOG_LEVEL": "WARNING",
-                    **env,
-                },
-                cwd=str(ROOT),
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=sink,
-                start_new_session=True,
-            )
+        profile = profiles[i]
+        proc = await spawn_bot_process(
+            fake,
+            db,
+            logs[i],
+            env=env,
+            python_args=["-m", "cProfile", "-o", profile] if profile else [],
+        )
         procs.append(proc)
         ready = asyncio.create_task(fake.wait_for_identify(i + 1, timeout=timeout))
         died = asyncio.create_task(proc.wait())

@@ -38,12 +38,26 @@ async def start_bot_process(
     python_args: Sequence[str] = (),
     timeout: float = 30.0,
 ) -> asyncio.subprocess.Process:
+    """``spawn_bot_process``, returning once the fake's gateway has seen ``identifies``
+    IDENTIFYs in total (commands are synced in setup_hook, before the gateway connects)."""
+    proc = await spawn_bot_process(fake, db, log, env=env, python_args=python_args)
+    await fake.wait_for_identify(identifies, timeout=timeout)
+    return proc
+
+
+async def spawn_bot_process(
+    fake: FakeDiscord,
+    db: Path,
+    log: Path,
+    *,
+    env: dict[str, str] | None = None,
+    python_args: Sequence[str] = (),
+) -> asyncio.subprocess.Process:
     """``python [python_args] bot.py`` on the database ``db`` (``env`` added to its
     environment), stderr appended to ``log``, in its own process group so that stopping it
-    takes its solver workers too. Returns once the fake's gateway has seen ``identifies``
-    IDENTIFYs in total (commands are synced in setup_hook, before the gateway connects)."""
+    takes its solver workers too."""
     with log.open("ab") as sink:
-        proc = await spawn_bot(
+        return await spawn_bot(
             fake,
             sys.executable,
             *python_args,
@@ -59,8 +73,6 @@ async def start_bot_process(
             stderr=sink,
             start_new_session=True,
         )
-    await fake.wait_for_identify(identifies, timeout=timeout)
-    return proc
 
 
 async def stop_bot_process(proc: asyncio.subprocess.Process, grace: float = 0.0) -> None:

@@ -38,6 +38,7 @@ from data import (
     open_repository,
     postgres_db,
 )
+from data.migrate import TABLES
 from data.postgres import PostgresRepository
 from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
 from data.sqlite import SqliteRepository
@@ -245,16 +246,7 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (4, "hand_reviews"),
         (5, "timers"),
     ]
-    assert {
-        "guild_settings",
-        "matches",
-        "match_seats",
-        "rounds",
-        "hands",
-        "round_scores",
-        "hand_reviews",
-        "timers",
-    } <= tables
+    assert set(TABLES) <= tables
     await repo.close()
 
     # Re-opening applies nothing again and keeps the original record.
