@@ -150,20 +150,18 @@ def _closed_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.mark.parametrize("log_level", ["WARNING", "INFO"])
-def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level) -> None:
-    """A token but no way to reach Discord: one line naming the host, exit 1, and no
-    traceback (aiohttp's ClientConnectorError at login used to print about 60 lines)."""
-    port = _closed_port()
+def _run_bot_py(tmp_path: Path, port: int, **settings: str) -> subprocess.CompletedProcess[str]:
+    """``python bot.py`` with a token, Discord at a closed port of 127.0.0.1, a SQLite file
+    in ``tmp_path`` and ``settings``, none of the caller's own settings."""
     env = {key: value for key, value in os.environ.items() if key not in ENV_KEYS}
     env.update(
         DISCORD_TOKEN="abc.def",
         DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
         DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
         DATABASE_PATH=str(tmp_path / "capsa.sqlite3"),
-        LOG_LEVEL=log_level,
+        **settings,
     )
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(Path(bot_module.__file__).resolve())],
         cwd=tmp_path,
         env=env,
@@ -171,6 +169,14 @@ def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level)
         text=True,
         timeout=120,
     )
+
+
+@pytest.mark.parametrize("log_level", ["WARNING", "INFO"])
+def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level) -> None:
+    """A token but no way to reach Discord: one line naming the host, exit 1, and no
+    traceback (aiohttp's ClientConnectorError at login used to print about 60 lines)."""
+    port = _closed_port()
+    done = _run_bot_py(tmp_path, port, LOG_LEVEL=log_level)
     assert done.returncode == 1, done.stderr
     assert done.stdout == ""
     assert "Traceback" not in done.stderr and "ClientConnectorError" not in done.stderr
@@ -259,24 +265,7 @@ def test_main_refuses_bad_shard_settings_in_one_line(clean_env, capsys, env, wor
 
 def test_bot_py_refuses_some_shards_on_sqlite_before_anything(tmp_path) -> None:
     """``python bot.py`` itself: exit 2, the one line, nothing opened or connected."""
-    port = _closed_port()
-    env = {key: value for key, value in os.environ.items() if key not in ENV_KEYS}
-    env.update(
-        DISCORD_TOKEN="abc.def",
-        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
-        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
-        DATABASE_PATH=str(tmp_path / "capsa.sqlite3"),
-        SHARD_COUNT="2",
-        SHARD_IDS="0",
-    )
-    done = subprocess.run(
-        [sys.executable, str(Path(bot_module.__file__).resolve())],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _run_bot_py(tmp_path, _closed_port(), SHARD_COUNT="2", SHARD_IDS="0")
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1, done.stderr
