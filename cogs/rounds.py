@@ -98,7 +98,7 @@ class Rounds:
         # should this process die while it deals, another finishes the deal after a pause
         await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, PREPARE_WATCHDOG)
         await self.prepare_round(match, rnd)
-        await scheduler.cancel(match.id, TimerKind.PREPARE_ROUND)
+        await scheduler.cancel(match.id, TimerKind.PREPARE_ROUND, arg=rnd.id)
 
     async def prepare_pending(self, match_id: int, round_id: int) -> None:
         """The PREPARE_ROUND timer: finish the deal of a round that is still open."""
@@ -266,8 +266,11 @@ class Rounds:
             else:
                 delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
                 await scheduler.schedule(match_id, TimerKind.NEXT_ROUND, rnd.number + 1, delay)
-            # done: the countdown goes (kept until here, it tries again if this failed)
-            await scheduler.cancel(match_id, TimerKind.CLOSE_ROUND, TimerKind.PREPARE_ROUND)
+            # done: this round's countdown goes (kept until here, it tries again if this
+            # failed); another process may have dealt the next round already, with its own
+            await scheduler.cancel(
+                match_id, TimerKind.CLOSE_ROUND, TimerKind.PREPARE_ROUND, arg=rnd.id
+            )
 
     async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """The settings of the seats that ran out of time. A person gets the solver's best

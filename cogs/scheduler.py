@@ -91,10 +91,11 @@ class Scheduler:
         """Set the table's ``kind`` timer (replacing it; with ``if_absent``, only if unset)."""
         await self.repo.set_timer(match_id, kind, arg, max(0.0, delay), if_absent=if_absent)
 
-    async def cancel(self, match_id: int, *kinds: TimerKind) -> None:
-        """Drop the table's timers of ``kinds`` (all of them if none is named). A timer
-        running now finishes its run."""
-        await self.repo.cancel_timers(match_id, tuple(kinds) if kinds else None)
+    async def cancel(self, match_id: int, *kinds: TimerKind, arg: int | None = None) -> None:
+        """Drop the table's timers of ``kinds`` (all of them if none is named), only those
+        for ``arg`` if given (a round's, not the next round's). A timer running now
+        finishes its run."""
+        await self.repo.cancel_timers(match_id, tuple(kinds) if kinds else None, arg)
 
     async def pending(self, match_id: int) -> dict[TimerKind, int]:
         """The table's timers: kind -> number."""

@@ -963,15 +963,17 @@ class PostgresRepository:
                 await conn.execute(f"NOTIFY {TIMERS_CHANNEL}")  # sent at COMMIT
         return changed == 1
 
-    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
-        if kinds is None:
-            await self._pool.execute("DELETE FROM timers WHERE match_id = $1", match_id)
-        else:
-            await self._pool.execute(
-                "DELETE FROM timers WHERE match_id = $1 AND kind = ANY($2::text[])",
-                match_id,
-                list(kinds),
-            )
+    async def cancel_timers(
+        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+    ) -> None:
+        await self._pool.execute(
+            "DELETE FROM timers WHERE match_id = $1"
+            " AND ($2::text[] IS NULL OR kind = ANY($2::text[]))"
+            " AND ($3::bigint IS NULL OR arg = $3)",
+            match_id,
+            None if kinds is None else list(kinds),
+            arg,
+        )
 
     async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
         rows = await self._pool.fetch(

@@ -480,8 +480,10 @@ class Repository(Protocol):
         timers."""
         ...
 
-    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
-        """Drop the table's timers (of ``kinds`` only, if given)."""
+    async def cancel_timers(
+        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+    ) -> None:
+        """Drop the table's timers (of ``kinds`` only, and with ``arg`` only, if given)."""
         ...
 
     async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:

@@ -938,12 +938,17 @@ class SqliteRepository:
                 wake()
         return changed == 1
 
-    async def cancel_timers(self, match_id: int, kinds: tuple[str, ...] | None = None) -> None:
+    async def cancel_timers(
+        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+    ) -> None:
         where = "match_id = ?"
         params: list[Any] = [match_id]
         if kinds is not None:
             where += f" AND kind IN ({_placeholders(len(kinds))})"
             params += list(kinds)
+        if arg is not None:
+            where += " AND arg = ?"
+            params.append(arg)
         await self._run(lambda: self._exec(f"DELETE FROM timers WHERE {where}", params))
 
     async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:

@@ -13,6 +13,7 @@ import pytest
 from capsa.coach import Review, review_hand
 from capsa.presets import get_preset
 from capsa.solver import arrange
+from cogs.scheduler import TimerKind
 from tests.cog_helpers import (
     ALICE,
     ALICE_HAND,
@@ -172,3 +173,23 @@ async def test_with_the_coach_off_hands_are_reviewed_only_when_asked(fake_bot, r
     review = await tables.coach.review(match, scored, scored.hands[1])
     assert await repo.hand_review(rnd.id, 1) == review.to_dict()
     assert await repo.hand_review(rnd.id, 0) is None
+
+
+async def test_closing_a_round_keeps_the_countdown_of_a_round_dealt_meanwhile(
+    fake_bot, repo
+) -> None:
+    """Another process dealt the next round while this one was closing the last: the
+    closing drops its own round's countdown only, not the new round's."""
+    tables = fake_bot.tables
+    match, rnd = await playing_round(repo)
+    tables.rounds.next_round_seconds = 3600
+    for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
+        rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
+        assert await repo.submit_hand(
+            rnd.id, seat, *[[c.code for c in r] for r in rows], None, False
+        )
+    newer = rnd.id + 1000  # the next round's id, as the other process set its countdown
+    await tables.scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, newer, 3600)
+    await tables.rounds.close_round(match.id, rnd.id)
+    pending = await tables.scheduler.pending(match.id)
+    assert pending == {TimerKind.CLOSE_ROUND: newer, TimerKind.NEXT_ROUND: 2}

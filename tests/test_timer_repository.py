@@ -54,6 +54,7 @@ async def test_if_absent_keeps_a_timer_and_cancel_drops_them(repo: Repository) -
     assert claimed == {"close_round": 5, "prepare_round": 5}
     await repo.cancel_timers(m.id, ("prepare_round",))
     assert await repo.set_timer(m.id, "next_round", 2, 0)
+    await repo.cancel_timers(m.id, ("next_round",), arg=3)  # another round's: kept
     await repo.cancel_timers(m.id, ("close_round", "prepare_round"))
     assert [t.kind for t in await repo.claim_timers("two", lease=5)] == ["next_round"]
     await repo.cancel_timers(m.id)
