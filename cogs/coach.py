@@ -71,24 +71,30 @@ class Coach:
                 continue
             await self._offer_in_dm(match, rnd, hand)
 
-    async def review(self, match: MatchRecord, rnd: RoundRecord, hand: HandRecord) -> Review:
-        """The seat's review: the stored one, or made now and stored."""
+    async def review(
+        self, match: MatchRecord, rnd: RoundRecord, hand: HandRecord, *, asked: bool = False
+    ) -> Review:
+        """The seat's review: the stored one, or made now and stored. ``asked``: a person
+        waits for it (their click's priority, ahead of the background reviews)."""
         stored = await self.repo.hand_review(rnd.id, hand.seat)
         if stored is not None:
             return Review.from_dict(stored)
         back, middle, front = rows_of(hand)
-        async with self._one_at_a_time:
-            review = await self.services.workers.run(
-                Priority.REVIEW,
-                review_job,
-                parse_cards(hand.cards),
-                preset_of(match),
-                len(match.seats) - 1,
-                (tuple(back), tuple(middle), tuple(front)),
-                hand.declare,
-                hand.fouled and hand.auto,  # a timed-out hand the table counts as fouled
-                origin_of(hand),
-            )
+        job = (
+            review_job,
+            parse_cards(hand.cards),
+            preset_of(match),
+            len(match.seats) - 1,
+            (tuple(back), tuple(middle), tuple(front)),
+            hand.declare,
+            hand.fouled and hand.auto,  # a timed-out hand the table counts as fouled
+            origin_of(hand),
+        )
+        if asked:
+            review = await self.services.workers.run(Priority.CLICK, *job)
+        else:
+            async with self._one_at_a_time:
+                review = await self.services.workers.run(Priority.REVIEW, *job)
         if not await self.repo.store_review(
             rnd.id, hand.seat, review.to_dict(), review.loss, review.counts
         ):  # another process (or press) was first: show what it kept
@@ -148,7 +154,7 @@ class Coach:
         if hand is None:
             await tell(interaction, t("rev.not_played", lang))
             return
-        review = await self.review(match, rnd, hand)
+        review = await self.review(match, rnd, hand, asked=True)
         embed = embeds.review_embed(review, rnd.number, lang)
         files = []
         try:

@@ -16,7 +16,7 @@ from capsa.presets import get_preset
 from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
 from cogs import embeds, views
 from cogs.replies import tell, user_lang
-from cogs.scheduler import TimerKind
+from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
 from cogs.table_base import TableServices, is_manager
 from cogs.views import LobbyAction
 from data.repository import (
@@ -220,7 +220,8 @@ class Lobby:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
                 return
-            await self.repo.cancel_match(match_id)
+            if not await self.repo.cancel_match(match_id, lobby_only=True):
+                return  # started (or cancelled) meanwhile, by another process
             await self._close_lobby_message(match, "lobby.expired")
 
     async def close_message(self, match: MatchRecord) -> None:
@@ -304,7 +305,10 @@ class Lobby:
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
             await tell(interaction, t("ans.not_lobby", lang))
             return
-        await self.services.scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
+        scheduler = self.services.scheduler
+        await scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
+        # should this process die before round 1 is dealt, another deals it after a pause
+        await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, WATCHDOG_SECONDS)
         await interaction.edit_original_response(
             embed=embeds.lobby_embed(match, match.language, "lobby.started"),
             view=None,
@@ -313,6 +317,7 @@ class Lobby:
         if started is None:  # cannot happen: a started match is not deleted
             raise LookupError(f"match {match.id} is gone")
         await self.rounds.start_round(started, 1)
+        await scheduler.cancel(match.id, TimerKind.FIRST_DEAL)
 
     async def _add_computer(self, match: MatchRecord, level: str | None = None) -> MatchRecord:
         number = sum(1 for s in match.seats if s.is_bot) + 1

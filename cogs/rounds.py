@@ -22,7 +22,7 @@ from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
 from cogs import embeds, views
 from cogs.replies import tell, user_lang
-from cogs.scheduler import TimerKind
+from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
 from cogs.table_base import (
     TableServices,
     is_manager,
@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007  # Discord: cannot send messages to this user
 NEXT_ROUND_SECONDS = 30  # the pause after a showdown before the next deal
-PREPARE_WATCHDOG = 30.0  # s: a deal its process did not finish is finished by another
 SHOWDOWN_CLAIM_SECONDS = 60.0  # s: the process posting a showdown holds it this long
 
 
@@ -93,12 +92,10 @@ class Rounds:
             return
         if rnd.seed != seed:  # another process (or click) dealt this round first
             return
-        scheduler = self.services.scheduler
-        await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, deadline - time.time())
         # should this process die while it deals, another finishes the deal after a pause
-        await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, PREPARE_WATCHDOG)
+        await self._round_timers(match, rnd, if_absent=False, prepare_in=WATCHDOG_SECONDS)
         await self.prepare_round(match, rnd)
-        await scheduler.cancel(match.id, TimerKind.PREPARE_ROUND, arg=rnd.id)
+        await self.services.scheduler.cancel(match.id, TimerKind.PREPARE_ROUND, arg=rnd.id)
 
     async def prepare_pending(self, match_id: int, round_id: int) -> None:
         """The PREPARE_ROUND timer: finish the deal of a round that is still open."""
@@ -239,7 +236,8 @@ class Rounds:
                 result = round_result(match, rnd)
                 auto = [h.seat for h in rnd.hands if h.auto]
                 payload = result.to_dict() | {"auto": auto}
-                await self.repo.score_round(round_id, payload, round_scores(result))
+                # another process may have scored it meanwhile: then this one did not
+                scored_now = await self.repo.score_round(round_id, payload, round_scores(result))
                 self.display.forget(rnd)
                 rnd = await self.services.round_now(round_id)
             if rnd.status != RoundStatus.SCORED:  # the table was cancelled meanwhile
@@ -423,11 +421,34 @@ class Rounds:
             if match is None or match.status != MatchStatus.PLAYING:
                 return
             current = await self.repo.current_round(match_id)
+            if (
+                current is not None
+                and current.number == number
+                and current.status == (RoundStatus.OPEN)
+            ):  # dealt, by a process that may have died before it set the round's timers
+                await self._round_timers(match, current, if_absent=True)
+                return
             if current is not None and (
                 current.number >= number or current.status != RoundStatus.SCORED
             ):
                 return
             await self.start_round(match, number)
+
+    async def _round_timers(
+        self, match: MatchRecord, rnd: RoundRecord, *, if_absent: bool, prepare_in: float = 0.0
+    ) -> None:
+        """An open round's timers: the deal's watchdog (first), then the countdown."""
+        scheduler = self.services.scheduler
+        await scheduler.schedule(
+            match.id, TimerKind.PREPARE_ROUND, rnd.id, prepare_in, if_absent=if_absent
+        )
+        await scheduler.schedule(
+            match.id,
+            TimerKind.CLOSE_ROUND,
+            rnd.id,
+            rnd.deadline - time.time(),
+            if_absent=if_absent,
+        )
 
     async def resume(self, match: MatchRecord) -> None:
         """At start, a playing table has the timers that take it on, unless it has them
@@ -438,13 +459,6 @@ class Rounds:
         if rnd is None:
             await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, 0, if_absent=True)
         elif rnd.status == RoundStatus.OPEN:
-            await scheduler.schedule(
-                match.id,
-                TimerKind.CLOSE_ROUND,
-                rnd.id,
-                rnd.deadline - time.time(),
-                if_absent=True,
-            )
-            await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=True)
+            await self._round_timers(match, rnd, if_absent=True)
         else:
             await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0, if_absent=True)

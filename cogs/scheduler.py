@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
 LEASE_SECONDS = 60.0  # a claimed timer is this process's for this long
 POLL_SECONDS = TIMER_WAKE_SECONDS  # look for due timers at least this often
+# A step guarded by a watchdog timer (a deal) is taken over by another process this long
+# after it began, if the process doing it has not dropped the watchdog by then.
+WATCHDOG_SECONDS = 30.0
 
 
 class TimerKind(StrEnum):
@@ -107,10 +110,13 @@ class Scheduler:
             self._loop = asyncio.create_task(self._claim_loop(), name="capsa-timers")
 
     async def _claim_loop(self) -> None:
-        await self.repo.watch_timers(self._wake.set)
+        watching = False
         while True:
             self._wake.clear()
             try:
+                if not watching:
+                    await self.repo.watch_timers(self._wake.set)
+                    watching = True
                 for timer in await self.repo.claim_timers(self.owner, self.lease):
                     self._run(timer)
                 wait = await self.repo.next_timer_in()
@@ -134,8 +140,8 @@ class Scheduler:
         task.add_done_callback(lambda _: self._running.pop(key, None))
 
     async def _fire(self, timer: TimerRecord) -> None:
-        handler = self._handlers.get(TimerKind(timer.kind))
         try:
+            handler = self._handlers.get(TimerKind(timer.kind))  # ValueError: unknown kind
             if handler is None:
                 raise LookupError(f"no handler for the timer kind {timer.kind!r}")
             await handler(timer.match_id, timer.arg)

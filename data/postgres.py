@@ -438,10 +438,12 @@ class PostgresRepository:
             ts(now_or(now)),
         )
 
-    async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
+    async def cancel_match(
+        self, match_id: int, *, now: float | None = None, lobby_only: bool = False
+    ) -> bool:
         return await self._set_match_status(
             match_id,
-            ACTIVE_STATUSES,
+            (MatchStatus.LOBBY,) if lobby_only else ACTIVE_STATUSES,
             "UPDATE matches SET status = 'cancelled', finished_at = $2 WHERE id = $1",
             ts(now_or(now)),
         )
@@ -1023,11 +1025,15 @@ class PostgresRepository:
         return [timer_record(r) for r in rows]
 
     async def watch_timers(self, wake: Callable[[], None]) -> None:
-        self._timer_watchers.append(wake)
         if self._listener is None:
             listener = await self._pool.acquire()
-            await listener.add_listener(TIMERS_CHANNEL, self._notified)
+            try:
+                await listener.add_listener(TIMERS_CHANNEL, self._notified)
+            except BaseException:
+                await self._pool.release(listener)
+                raise
             self._listener = listener
+        self._timer_watchers.append(wake)
 
     def _notified(self, *_: object) -> None:
         for wake in self._timer_watchers:

@@ -345,7 +345,12 @@ class Repository(Protocol):
 
     async def start_match(self, match_id: int, *, now: float | None = None) -> bool: ...
 
-    async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool: ...
+    async def cancel_match(
+        self, match_id: int, *, now: float | None = None, lobby_only: bool = False
+    ) -> bool:
+        """Cancel a lobby or playing match (with ``lobby_only``, only a lobby: an expiry
+        never cancels a table that another process has just started)."""
+        ...
 
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None

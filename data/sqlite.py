@@ -423,11 +423,14 @@ class SqliteRepository:
             (now_or(now), match_id),
         )
 
-    async def cancel_match(self, match_id: int, *, now: float | None = None) -> bool:
+    async def cancel_match(
+        self, match_id: int, *, now: float | None = None, lobby_only: bool = False
+    ) -> bool:
+        statuses = "= 'lobby'" if lobby_only else _ACTIVE
         return await self._set_match_status(
             match_id,
             "UPDATE matches SET status = 'cancelled', finished_at = ?"
-            f" WHERE id = ? AND status {_ACTIVE}",
+            f" WHERE id = ? AND status {statuses}",
             (now_or(now), match_id),
         )
 

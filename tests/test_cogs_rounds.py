@@ -193,3 +193,24 @@ async def test_closing_a_round_keeps_the_countdown_of_a_round_dealt_meanwhile(
     await tables.rounds.close_round(match.id, rnd.id)
     pending = await tables.scheduler.pending(match.id)
     assert pending == {TimerKind.CLOSE_ROUND: newer, TimerKind.NEXT_ROUND: 2}
+
+
+async def test_a_round_dealt_by_a_process_that_died_gets_its_timers_and_its_deal(
+    fake_bot, repo
+) -> None:
+    """The round was stored, then its dealer died before setting its timers: the next
+    start_next (the Next timer, run again by another process) sets them and the deal is
+    finished."""
+    tables = fake_bot.tables
+    match, rnd = await playing_round(repo)  # stored, no timers, nobody told
+    assert await tables.scheduler.pending(match.id) == {}
+    await tables.rounds.start_next(match.id, 1)
+    pending = await tables.scheduler.pending(match.id)
+    assert pending.get(TimerKind.CLOSE_ROUND) == rnd.id
+    for _ in range(500):
+        prepared = await repo.get_round(rnd.id)
+        if all(h.dm_message_id is not None for h in prepared.hands):
+            break
+        await asyncio.sleep(0.01)
+    assert prepared.status_message_id is not None  # the deal's status message is out
+    assert all(h.dm_message_id is not None for h in prepared.hands)  # and the DMs

@@ -127,3 +127,12 @@ async def test_postgres_two_processes_share_the_timers(pg_url: str) -> None:
     finally:
         await one.close()
         await two.close()
+
+
+async def test_an_expiry_cancels_only_a_lobby(repo: Repository) -> None:
+    started = await playing_match(repo)
+    assert not await repo.cancel_match(started.id, lobby_only=True)
+    assert (await repo.get_match(started.id)).status == "playing"
+    lobby = await contract.new_match(repo, channel=77, host=900)
+    assert await repo.cancel_match(lobby.id, lobby_only=True)
+    assert (await repo.get_match(lobby.id)).status == "cancelled"
