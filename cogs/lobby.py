@@ -308,7 +308,7 @@ class Lobby:
         scheduler = self.services.scheduler
         await scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
         # should this process die before round 1 is dealt, another deals it after a pause
-        await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, WATCHDOG_SECONDS)
+        await scheduler.hold(match.id, TimerKind.FIRST_DEAL, 1, WATCHDOG_SECONDS)
         await interaction.edit_original_response(
             embed=embeds.lobby_embed(match, match.language, "lobby.started"),
             view=None,

@@ -437,11 +437,15 @@ class Rounds:
     async def _round_timers(
         self, match: MatchRecord, rnd: RoundRecord, *, if_absent: bool, prepare_in: float = 0.0
     ) -> None:
-        """An open round's timers: the deal's watchdog (first), then the countdown."""
+        """An open round's timers: the deal's watchdog (first), then the countdown. A
+        watchdog with ``prepare_in`` is held by this process while it deals."""
         scheduler = self.services.scheduler
-        await scheduler.schedule(
-            match.id, TimerKind.PREPARE_ROUND, rnd.id, prepare_in, if_absent=if_absent
-        )
+        if prepare_in:
+            await scheduler.hold(match.id, TimerKind.PREPARE_ROUND, rnd.id, prepare_in)
+        else:
+            await scheduler.schedule(
+                match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=if_absent
+            )
         await scheduler.schedule(
             match.id,
             TimerKind.CLOSE_ROUND,

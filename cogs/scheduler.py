@@ -5,7 +5,8 @@ a round number) and a due time on the database's clock. Every bot process runs o
 ``Scheduler``: it claims the due timers nobody holds, for a lease (``repo.claim_timers``),
 runs each kind's handler, and drops the timer when the handler returns (``finish_timer``),
 or sets it due again after a pause when it fails (``retry_timer``). A timer claimed by a
-process that died is claimed by another once the lease has run out. Processes are woken when
+process that died is claimed by another once the lease has run out; a live process renews
+its leases, so a long run is never taken over. Processes are woken when
 any of them sets a timer (PostgreSQL's NOTIFY; in-process for SQLite) and look again at
 least every ``poll`` seconds. Every handler is idempotent, and reads the table's state from
 the database: a timer that runs twice (a lease that ran out under load) changes nothing twice.
@@ -36,8 +37,9 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
 LEASE_SECONDS = 60.0  # a claimed timer is this process's for this long
 POLL_SECONDS = TIMER_WAKE_SECONDS  # look for due timers at least this often
-# A step guarded by a watchdog timer (a deal) is taken over by another process this long
-# after it began, if the process doing it has not dropped the watchdog by then.
+# A step guarded by a watchdog timer (a deal, held by the process doing it) is taken over by
+# another process when that one died: at this long after it began, or once the dead
+# process's lease has run out, whichever is later.
 WATCHDOG_SECONDS = 30.0
 
 
@@ -94,6 +96,15 @@ class Scheduler:
         """Set the table's ``kind`` timer (replacing it; with ``if_absent``, only if unset)."""
         await self.repo.set_timer(match_id, kind, arg, max(0.0, delay), if_absent=if_absent)
 
+    async def hold(self, match_id: int, kind: TimerKind, arg: int, delay: float) -> None:
+        """Set a watchdog over work this process does now: the timer is held by this
+        process (its lease renewed while it lives), so nobody runs it while the work goes
+        on, however long it takes; should this process die, another claims it once the
+        lease has run out (or, if it is due later, at ``delay``). ``cancel`` it when done."""
+        await self.repo.set_timer(
+            match_id, kind, arg, max(0.0, delay), holder=self.owner, lease=self.lease
+        )
+
     async def cancel(self, match_id: int, *kinds: TimerKind, arg: int | None = None) -> None:
         """Drop the table's timers of ``kinds`` (all of them if none is named), only those
         for ``arg`` if given (a round's, not the next round's). A timer running now
@@ -111,12 +122,17 @@ class Scheduler:
 
     async def _claim_loop(self) -> None:
         watching = False
+        renewed = asyncio.get_running_loop().time()
         while True:
             self._wake.clear()
             try:
                 if not watching:
                     await self.repo.watch_timers(self._wake.set)
                     watching = True
+                now = asyncio.get_running_loop().time()
+                if now - renewed >= self.lease / 3:  # this process lives: its leases hold
+                    await self.repo.renew_timers(self.owner, self.lease)
+                    renewed = now
                 for timer in await self.repo.claim_timers(self.owner, self.lease):
                     self._run(timer)
                 wait = await self.repo.next_timer_in()

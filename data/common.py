@@ -206,12 +206,13 @@ def hand_record(r: Row, secs: Seconds) -> HandRecord:
 
 def timer_conflict(if_absent: bool) -> str:
     """``set_timer``'s ON CONFLICT action (the same SQL on both backends): keep the timer, or
-    replace it with a new version that nobody holds and that has not failed yet."""
+    replace it with a new version that has not failed yet, held as the new row says."""
     if if_absent:
         return "DO NOTHING"
     return (
         "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
-        " version = timers.version + 1, attempts = 0, lease_until = NULL, lease_owner = NULL"
+        " version = timers.version + 1, attempts = 0, lease_until = excluded.lease_until,"
+        " lease_owner = excluded.lease_owner"
     )
 
 

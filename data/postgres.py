@@ -947,19 +947,31 @@ class PostgresRepository:
     # ------------------------------------------------------------------ timers
 
     async def set_timer(
-        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+        self,
+        match_id: int,
+        kind: str,
+        arg: int,
+        delay: float,
+        *,
+        if_absent: bool = False,
+        holder: str | None = None,
+        lease: float = 0.0,
     ) -> bool:
         conflict = timer_conflict(if_absent)
         async with self._write() as conn:
             changed = await self._exec(
                 conn,
-                "INSERT INTO timers (match_id, kind, arg, due_at)"
-                " SELECT id, $1, $2, now() + make_interval(secs => $3) FROM matches"
-                f" WHERE id = $4 ON CONFLICT (match_id, kind) {conflict}",
+                "INSERT INTO timers (match_id, kind, arg, due_at, lease_until, lease_owner)"
+                " SELECT id, $1, $2, now() + make_interval(secs => $3),"
+                " CASE WHEN $5::text IS NULL THEN NULL"
+                "  ELSE now() + make_interval(secs => $6) END, $5::text"
+                f" FROM matches WHERE id = $4 ON CONFLICT (match_id, kind) {conflict}",
                 kind,
                 int(arg),
                 max(0.0, float(delay)),
                 match_id,
+                holder,
+                float(lease),
             )
             if changed and delay < TIMER_WAKE_SECONDS:
                 await conn.execute(f"NOTIFY {TIMERS_CHANNEL}")  # sent at COMMIT
@@ -991,6 +1003,15 @@ class PostgresRepository:
             max(0, int(limit)),
         )
         return [timer_record(r) for r in sorted(rows, key=lambda r: (r["due_at"], r["match_id"]))]
+
+    async def renew_timers(self, owner: str, lease: float) -> int:
+        status = await self._pool.execute(
+            "UPDATE timers SET lease_until = now() + make_interval(secs => $2)"
+            " WHERE lease_owner = $1 AND lease_until >= now()",
+            owner,
+            float(lease),
+        )
+        return _count(status)
 
     async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
         await self._pool.execute(

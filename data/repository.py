@@ -476,13 +476,22 @@ class Repository(Protocol):
 
     # timers: every timed job of a table, claimed by one process at a time
     async def set_timer(
-        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+        self,
+        match_id: int,
+        kind: str,
+        arg: int,
+        delay: float,
+        *,
+        if_absent: bool = False,
+        holder: str | None = None,
+        lease: float = 0.0,
     ) -> bool:
         """Set the table's ``kind`` timer to fire in ``delay`` seconds (the database's clock),
-        replacing one already set (a new version, no lease, no failures); with ``if_absent``
-        only if it has none. False: not set (``if_absent`` and one exists, or the table is
-        gone). One due within TIMER_WAKE_SECONDS wakes every process that watches the
-        timers."""
+        replacing one already set (a new version, no failures); with ``if_absent`` only if
+        it has none. ``holder``: the timer is set already claimed by that process for
+        ``lease`` seconds (a watchdog over work it does now; renewed by ``renew_timers``).
+        False: not set (``if_absent`` and one exists, or the table is gone). One due within
+        TIMER_WAKE_SECONDS wakes every process that watches the timers."""
         ...
 
     async def cancel_timers(
@@ -495,6 +504,11 @@ class Repository(Protocol):
         """Due timers that nobody holds (never claimed, or their lease ran out), oldest first:
         each is now ``owner``'s for ``lease`` seconds. Two processes never get the same one
         while its lease runs."""
+        ...
+
+    async def renew_timers(self, owner: str, lease: float) -> int:
+        """Extend every lease ``owner`` still holds to ``lease`` seconds from now (a process
+        that is alive keeps its timers); how many."""
         ...
 
     async def finish_timer(self, match_id: int, kind: str, version: int) -> None:

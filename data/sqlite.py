@@ -925,17 +925,29 @@ class SqliteRepository:
     # ------------------------------------------------------------------ timers
 
     async def set_timer(
-        self, match_id: int, kind: str, arg: int, delay: float, *, if_absent: bool = False
+        self,
+        match_id: int,
+        kind: str,
+        arg: int,
+        delay: float,
+        *,
+        if_absent: bool = False,
+        holder: str | None = None,
+        lease: float = 0.0,
     ) -> bool:
         conflict = timer_conflict(if_absent)
-        changed = await self._run(
-            lambda: self._exec(
-                "INSERT INTO timers (match_id, kind, arg, due_at)"
-                " SELECT id, ?, ?, ? FROM matches WHERE id = ?"
+
+        def tx() -> int:
+            now = time.time()
+            until = now + lease if holder is not None else None
+            return self._exec(
+                "INSERT INTO timers (match_id, kind, arg, due_at, lease_until, lease_owner)"
+                " SELECT id, ?, ?, ?, ?, ? FROM matches WHERE id = ?"
                 f" ON CONFLICT (match_id, kind) {conflict}",
-                (kind, int(arg), time.time() + max(0.0, delay), match_id),
+                (kind, int(arg), now + max(0.0, delay), until, holder, match_id),
             )
-        )
+
+        changed = await self._run(tx)
         if changed and delay < TIMER_WAKE_SECONDS:
             for wake in self._timer_watchers:
                 wake()
@@ -970,6 +982,16 @@ class SqliteRepository:
                     (now + lease, owner, r["match_id"], r["kind"]),
                 )
             return [timer_record(r) for r in rows]
+
+        return await self._run(tx)
+
+    async def renew_timers(self, owner: str, lease: float) -> int:
+        def tx() -> int:
+            now = time.time()
+            return self._exec(
+                "UPDATE timers SET lease_until = ? WHERE lease_owner = ? AND lease_until >= ?",
+                (now + lease, owner, now),
+            )
 
         return await self._run(tx)
 

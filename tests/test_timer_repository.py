@@ -136,3 +136,19 @@ async def test_an_expiry_cancels_only_a_lobby(repo: Repository) -> None:
     lobby = await contract.new_match(repo, channel=77, host=900)
     assert await repo.cancel_match(lobby.id, lobby_only=True)
     assert (await repo.get_match(lobby.id)).status == "cancelled"
+
+
+async def test_a_held_timer_waits_for_its_holder_while_it_lives(repo: Repository) -> None:
+    """A watchdog set held (the dealer's): not claimed while its holder renews the lease,
+    claimed by another once the holder stopped (died)."""
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "prepare_round", 5, 0, holder="dealer", lease=0.3)
+    assert await repo.claim_timers("other", lease=5) == []  # due, but held
+    await asyncio.sleep(0.2)
+    assert await repo.renew_timers("dealer", 0.3) == 1  # alive
+    await asyncio.sleep(0.2)
+    assert await repo.claim_timers("other", lease=5) == []  # still held thanks to it
+    await asyncio.sleep(0.2)  # the dealer died: no more renewals
+    assert await repo.renew_timers("dealer", 0.3) == 0  # a lease that ran out stays out
+    (timer,) = await repo.claim_timers("other", lease=5)
+    assert (timer.kind, timer.arg) == ("prepare_round", 5)
