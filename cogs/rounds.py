@@ -92,8 +92,7 @@ class Rounds:
             return
         if rnd.seed != seed:  # another process (or click) dealt this round first
             return
-        # should this process die while it deals, another finishes the deal after a pause
-        await self._round_timers(match, rnd, if_absent=False, prepare_in=WATCHDOG_SECONDS)
+        await self._round_timers(match, rnd, dealing=True)
         await self.prepare_round(match, rnd)
         await self.services.scheduler.cancel(match.id, TimerKind.PREPARE_ROUND, arg=rnd.id)
 
@@ -424,9 +423,10 @@ class Rounds:
             if (
                 current is not None
                 and current.number == number
-                and current.status == (RoundStatus.OPEN)
-            ):  # dealt, by a process that may have died before it set the round's timers
-                await self._round_timers(match, current, if_absent=True)
+                and current.status == RoundStatus.OPEN
+            ):
+                # dealt, by a process that may have died before it set the round's timers
+                await self._round_timers(match, current, dealing=False)
                 return
             if current is not None and (
                 current.number >= number or current.status != RoundStatus.SCORED
@@ -434,24 +434,19 @@ class Rounds:
                 return
             await self.start_round(match, number)
 
-    async def _round_timers(
-        self, match: MatchRecord, rnd: RoundRecord, *, if_absent: bool, prepare_in: float = 0.0
-    ) -> None:
-        """An open round's timers: the deal's watchdog (first), then the countdown. A
-        watchdog with ``prepare_in`` is held by this process while it deals."""
+    async def _round_timers(self, match: MatchRecord, rnd: RoundRecord, *, dealing: bool) -> None:
+        """An open round's timers, the deal's watchdog first, then the countdown.
+        ``dealing``: this process deals it now and holds the watchdog (should it die,
+        another finishes the deal); else (a start, a dealer that died) the timers it lacks,
+        the deal checked at once."""
         scheduler = self.services.scheduler
-        if prepare_in:
-            await scheduler.hold(match.id, TimerKind.PREPARE_ROUND, rnd.id, prepare_in)
+        if dealing:
+            await scheduler.hold(match.id, TimerKind.PREPARE_ROUND, rnd.id, WATCHDOG_SECONDS)
         else:
-            await scheduler.schedule(
-                match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=if_absent
-            )
+            await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=True)
+        countdown = rnd.deadline - time.time()
         await scheduler.schedule(
-            match.id,
-            TimerKind.CLOSE_ROUND,
-            rnd.id,
-            rnd.deadline - time.time(),
-            if_absent=if_absent,
+            match.id, TimerKind.CLOSE_ROUND, rnd.id, countdown, if_absent=not dealing
         )
 
     async def resume(self, match: MatchRecord) -> None:
@@ -463,6 +458,6 @@ class Rounds:
         if rnd is None:
             await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, 0, if_absent=True)
         elif rnd.status == RoundStatus.OPEN:
-            await self._round_timers(match, rnd, if_absent=True)
+            await self._round_timers(match, rnd, dealing=False)
         else:
             await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0, if_absent=True)

@@ -147,7 +147,7 @@ async def _played_round(repo, tables):
         codes = [[c.code for c in row] for row in rows]
         assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
     await tables.rounds.close_round(match.id, rnd.id)
-    await asyncio.gather(*list(tables.scheduler._tasks))  # the background jobs, to the end
+    await tables.scheduler.jobs_done()  # the background reviews, to the end
     return match, rnd, settings
 
 
