@@ -22,10 +22,11 @@ from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from cogs import board, history, views
 from cogs.coach import Coach
+from cogs.flow import TableFlow
 from cogs.hand_builder import BuilderDisplay, HandBuilder
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
-from cogs.scheduler import Scheduler, TimerKind
+from cogs.scheduler import Scheduler
 from cogs.table_base import TableServices
 from cogs.tables import CAPSA_COG, Tables
 from cogs.translator import tr
@@ -61,18 +62,17 @@ def build_tables(
     """The one place the parts of the tables are made and wired together.
     ``coach_reviews``: review people's hands after every showdown (else only when asked)."""
     scheduler = Scheduler(repo)
-    services = TableServices(client, repo, workers, scheduler)
+    flow = TableFlow(repo, scheduler)
+    services = TableServices(client, repo, workers, flow)
     display = BuilderDisplay(services)
     coach = Coach(services, after_every_showdown=coach_reviews)
     rounds = Rounds(services, display, coach)
     lobby = Lobby(services, rounds)
-    scheduler.handle(TimerKind.LOBBY_EXPIRE, lobby.expire)
-    scheduler.handle(TimerKind.FIRST_DEAL, rounds.start_next)
-    scheduler.handle(TimerKind.PREPARE_ROUND, rounds.prepare_pending)
-    scheduler.handle(TimerKind.CLOSE_ROUND, rounds.close_round)
-    scheduler.handle(TimerKind.NEXT_ROUND, rounds.next_on_time)
+    rounds.register()
+    lobby.register()
     return Tables(
         scheduler=scheduler,
+        flow=flow,
         services=services,
         display=display,
         coach=coach,

@@ -286,7 +286,7 @@ class HandBuilder:
         rnd = await self.services.round_now(rnd.id)
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
-            self.services.scheduler.spawn(self.rounds.close_round(match.id, rnd.id))
+            self.services.scheduler.spawn(self.rounds.close_round(match.id))
         locked = embeds.locked_embed(match, rnd, draft, lang, declare)
         await interaction.edit_original_response(
             content=None, embed=locked, view=None, attachments=[]

@@ -14,9 +14,12 @@ from capsa.cards import CapsaError
 from capsa.i18n import t
 from capsa.presets import get_preset
 from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
+from capsa.timings import LOBBY_SECONDS, WATCHDOG_SECONDS
 from cogs import embeds, views
+from cogs.flow import Driver
+from cogs.life import Next, Step
 from cogs.replies import tell, user_lang
-from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
+from cogs.scheduler import TimerKind
 from cogs.table_base import TableServices, is_manager
 from cogs.views import LobbyAction
 from data.repository import (
@@ -25,6 +28,7 @@ from data.repository import (
     MatchStatus,
     NotInLobby,
     NotSeated,
+    RoundRecord,
     TableExists,
     TableFull,
 )
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOBBY_SECONDS = 600  # a lobby nobody starts closes after this
 DEFAULT_SEATS = 4
 
 # What the bot needs in a table's channel: post the lobby, status, showdowns and pictures.
@@ -80,16 +83,20 @@ class NewTable:
 
 class Lobby:
     """A table before its first deal: ``/capsa new``, the lobby's buttons, its expiry, and
-    ``/capsa cancel``. Starting deals round 1 through ``rounds``; cancelling a playing
-    table closes its round's status message there too."""
+    ``/capsa cancel``. Starting hands the table to its flow, which deals round 1;
+    cancelling a playing table closes its round's status message through ``rounds``."""
 
     def __init__(
         self, services: TableServices, rounds: Rounds, *, lobby_seconds: float = LOBBY_SECONDS
     ) -> None:
         self.services = services
         self.repo = services.repo
+        self.flow = services.flow
         self.rounds = rounds
         self.lobby_seconds = lobby_seconds
+
+    def register(self) -> None:
+        self.flow.handle(Step.EXPIRE_LOBBY, self.expire)
 
     async def open_table(
         self,
@@ -171,9 +178,7 @@ class Lobby:
         except AlreadySeated:
             await tell(interaction, t("ans.already_seated", lang))
             return
-        await self.services.scheduler.schedule(
-            match.id, TimerKind.LOBBY_EXPIRE, 0, self.lobby_seconds
-        )
+        await self.flow.resume(match.id)  # its clock: the lobby's expiry
         for level in computers:
             match = await self._add_computer(match, level)
         extra: dict[str, Any] = {}
@@ -200,29 +205,20 @@ class Lobby:
         await tell(interaction, t("ans.opened", lang))
 
     async def resume(self, match: MatchRecord) -> None:
-        """At start: a lobby still expires when it was going to (its timer, unless one is
-        set); the lobby message of a table that has started shows so (the bot may have died
-        between Start and that edit, leaving Join and Start on it). Editing it again is
-        harmless."""
+        """At start: the lobby message of a table that has started shows so (the bot may have
+        died between Start and that edit, leaving Join and Start on it). Editing it again is
+        harmless. (The table's timers are the flow's: ``TableFlow.resume``.)"""
         if match.status != MatchStatus.LOBBY:
             self.services.scheduler.spawn(self.close_message(match))
-            return
-        expires = match.lobby_expires_at
-        if expires is None:  # cannot happen: every lobby is opened with its expiry
-            raise ValueError(f"lobby {match.id} has no expiry")
-        await self.services.scheduler.schedule(
-            match.id, TimerKind.LOBBY_EXPIRE, 0, expires - time.time(), if_absent=True
-        )
 
-    async def expire(self, match_id: int, _: int = 0) -> None:
-        """The LOBBY_EXPIRE timer: cancel the table if it is still a lobby."""
-        async with self.services.locks[match_id]:
-            match = await self.repo.get_match(match_id)
-            if match is None or match.status != MatchStatus.LOBBY:
-                return
-            if not await self.repo.cancel_match(match_id, lobby_only=True):
-                return  # started (or cancelled) meanwhile, by another process
-            await self._close_lobby_message(match, "lobby.expired")
+    async def expire(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """The lobby's time ran out: cancel the table if it is still a lobby."""
+        if not await self.repo.cancel_match(match.id, lobby_only=True):
+            return False  # started (or cancelled) meanwhile, by another process
+        await self._close_lobby_message(match, "lobby.expired")
+        return True
 
     async def close_message(self, match: MatchRecord) -> None:
         """The lobby message of a table that is no longer a lobby, as it should read now:
@@ -299,25 +295,21 @@ class Lobby:
             log.warning("table %s: could not close an old lobby message", match.id)
 
     async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
-        """Computers take the free seats, and round 1 is dealt (under the table's lock)."""
+        """Computers take the free seats, the table starts, and round 1 is dealt."""
         while match.free_seats > 0:
             match = await self._add_computer(match)
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
             await tell(interaction, t("ans.not_lobby", lang))
             return
         scheduler = self.services.scheduler
-        await scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
         # should this process die before round 1 is dealt, another deals it after a pause
-        await scheduler.hold(match.id, TimerKind.FIRST_DEAL, 1, WATCHDOG_SECONDS)
+        await scheduler.hold(match.id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS)
+        # round 1 is dealt as soon as this click lets go of the table's lock
+        scheduler.spawn(self.flow.advance(match.id, Driver.CLICK, holding=True))
         await interaction.edit_original_response(
             embed=embeds.lobby_embed(match, match.language, "lobby.started"),
             view=None,
         )
-        started = await self.repo.get_match(match.id)
-        if started is None:  # cannot happen: a started match is not deleted
-            raise LookupError(f"match {match.id} is gone")
-        await self.rounds.start_round(started, 1)
-        await scheduler.cancel(match.id, TimerKind.FIRST_DEAL)
 
     async def _add_computer(self, match: MatchRecord, level: str | None = None) -> MatchRecord:
         number = sum(1 for s in match.seats if s.is_bot) + 1

@@ -1,4 +1,6 @@
-"""Rounds: deal, status and DMs, countdown, scoring once, showdown, next round, resume."""
+"""Rounds: the steps of a started table (deal, prepare, close, show, finish, post the
+standings), each run by ``cogs.flow.TableFlow`` when ``cogs.life.next_step`` says it is due,
+and the Next button."""
 
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
+from capsa.timings import SHOWDOWN_CLAIM_SECONDS, STANDINGS_CLAIM_SECONDS
 from cogs import embeds, views
+from cogs.flow import Driver
+from cogs.life import Next, Step
 from cogs.replies import tell, user_lang
-from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
 from cogs.table_base import (
     TableServices,
     is_manager,
@@ -47,63 +51,66 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007  # Discord: cannot send messages to this user
-NEXT_ROUND_SECONDS = 30  # the pause after a showdown before the next deal
-SHOWDOWN_CLAIM_SECONDS = 60.0  # s: the process posting a showdown holds it this long
 
 
 class Rounds:
-    """A started table's rounds: the deal (computers set their rows, the status message,
-    the builders by DM, drawn by ``display``), the countdown, scoring once, the showdown,
-    the pause before the next round, the final standings, and picking all that up again
-    after a restart. ``coach`` reviews people's hands once a showdown is out."""
+    """A started table's steps: the deal (computers set their rows, the status message,
+    the builders by DM, drawn by ``display``), closing a round (the missing hands, scoring
+    once), the showdown, the final places and standings; and the Next button. ``coach``
+    reviews people's hands once a showdown is out. ``register`` hands the steps to the
+    table's flow, which runs each when it is due."""
 
-    def __init__(
-        self,
-        services: TableServices,
-        display: BuilderDisplay,
-        coach: Coach,
-        *,
-        next_round_seconds: float = NEXT_ROUND_SECONDS,
-    ) -> None:
+    def __init__(self, services: TableServices, display: BuilderDisplay, coach: Coach) -> None:
         self.services = services
         self.repo = services.repo
+        self.flow = services.flow
         self.display = display
         self.coach = coach
-        self.next_round_seconds = next_round_seconds
         self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def start_round(self, match: MatchRecord, number: int) -> None:
-        """Deal, let the computers set, post the status message, DM the builders. Idempotent."""
-        existing = await self.repo.current_round(match.id)
-        if existing is not None and existing.number >= number:
-            return
+    def register(self) -> None:
+        self.flow.handle(Step.DEAL, self.deal)
+        self.flow.handle(Step.PREPARE, self.prepare)
+        self.flow.handle(Step.CLOSE, self.close)
+        self.flow.handle(Step.SHOW, self.show)
+        self.flow.handle(Step.FINISH, self.finish)
+        self.flow.handle(Step.POST_STANDINGS, self.post_standings)
+
+    # --- the steps (each returns whether this call did it) ---------------------------------
+
+    async def deal(
+        self, match: MatchRecord, shown: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """Deal round ``step.number`` (stored ``dealing``); False if another process (or
+        click) dealt it first. After a pause that ran out, the showdown before loses its
+        Next button (pressing it would only say the round has started)."""
         seed = secrets.randbits(48)
         hands = deal_cards(len(match.seats), seed)
-        deadline = time.time() + match.countdown
         try:
             rnd = await self.repo.start_round(
                 match.id,
-                number,
+                step.number,
                 seed,
-                deadline,
+                time.time() + match.countdown,
                 {s.seat: [c.code for c in hands[s.seat]] for s in match.seats},
             )
         except NotPlaying:  # cancelled meanwhile
-            return
-        if rnd.seed != seed:  # another process (or click) dealt this round first
-            return
-        await self._round_timers(match, rnd, dealing=True)
-        await self.prepare_round(match, rnd)
-        await self.services.scheduler.cancel(match.id, TimerKind.PREPARE_ROUND, arg=rnd.id)
+            return False
+        if rnd.seed != seed:
+            return False
+        if shown is not None and driver != Driver.CLICK:
+            self.services.scheduler.spawn(self._drop_next_button(match, shown))
+        return True
 
-    async def prepare_pending(self, match_id: int, round_id: int) -> None:
-        """The PREPARE_ROUND timer: finish the deal of a round that is still open."""
-        match = await self.repo.get_match(match_id)
-        rnd = await self.repo.get_round(round_id)
-        if match is None or rnd is None or match.status != MatchStatus.PLAYING:
-            return
-        if rnd.status == RoundStatus.OPEN:
-            await self.prepare_round(match, rnd)
+    async def prepare(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """Finish a dealt round's deal, then it is open."""
+        if rnd is None:
+            return False
+        await self.prepare_round(match, rnd)
+        await self.repo.mark_round_open(rnd.id)
+        return True
 
     async def prepare_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Whatever of a dealt round is not done yet: the computers' settings, the status
@@ -127,8 +134,6 @@ class Rounds:
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.services.round_now(rnd.id)
-        if rnd.all_submitted:  # people were quicker
-            self.services.scheduler.spawn(self.close_round(match.id, rnd.id))
         lang = match.language
         if rnd.status_message_id is None:
             try:
@@ -189,7 +194,7 @@ class Rounds:
     async def close_status_message(self, match: MatchRecord) -> None:
         """The table was cancelled: its open round's status says so, without buttons."""
         rnd = await self.repo.current_round(match.id)
-        if rnd is None or rnd.status != RoundStatus.OPEN or rnd.status_message_id is None:
+        if rnd is None or rnd.scored or rnd.status_message_id is None:
             return
         try:
             channel = self.services.channel(match.channel_id)
@@ -207,7 +212,7 @@ class Rounds:
             fresh = await self.repo.get_round(rnd.id)
             if fresh is None or fresh.status_message_id is None:
                 return
-            done = fresh.status != RoundStatus.OPEN or fresh.all_submitted
+            done = fresh.scored or fresh.all_submitted
             try:
                 channel = self.services.channel(match.channel_id)
                 message = channel.get_partial_message(fresh.status_message_id)
@@ -217,57 +222,46 @@ class Rounds:
                 )
             except discord.HTTPException:
                 log.warning("table %s: could not update the status message", match.id)
-            if fresh.status != RoundStatus.OPEN:
+            if fresh.scored:
                 self._status_locks.pop(fresh.id, None)
 
-    async def close_round(self, match_id: int, round_id: int) -> None:
-        """Fill in the missing settings, score once, post the showdown, go on."""
-        async with self.services.locks[match_id]:
-            match = await self.repo.get_match(match_id)
-            rnd = await self.repo.get_round(round_id)
-            if match is None or rnd is None or match.status != MatchStatus.PLAYING:
-                return
-            scored_now = rnd.status == RoundStatus.OPEN
-            result = None  # built while scoring; a later call rebuilds it for the showdown
-            if scored_now:
-                await self._fill_missing(match, rnd)
-                rnd = await self.services.round_now(round_id)
-                result = round_result(match, rnd)
-                auto = [h.seat for h in rnd.hands if h.auto]
-                payload = result.to_dict() | {"auto": auto}
-                # another process may have scored it meanwhile: then this one did not
-                scored_now = await self.repo.score_round(round_id, payload, round_scores(result))
-                self.display.forget(rnd)
-                rnd = await self.services.round_now(round_id)
-            if rnd.status != RoundStatus.SCORED:  # the table was cancelled meanwhile
-                return
-            latest = await self.repo.current_round(match_id)
-            if latest is not None and latest.number > rnd.number:
-                return  # a late duplicate call: the next round runs, and keeps its timer
-            # the showdown first: players wait for it. One process posts it (the claim).
-            posted = rnd.showdown_message_id is None and await self.repo.claim_showdown(
-                rnd.id, SHOWDOWN_CLAIM_SECONDS
-            )
-            if posted:
-                try:
-                    await self._post_showdown(match, rnd, result)
-                except BaseException:
-                    await asyncio.shield(self.repo.release_showdown(rnd.id))  # try again
-                    raise
-            if scored_now or posted:  # (posted: an earlier call scored it, then failed)
-                self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
-                await self.refresh_status(match, rnd)
-            scheduler = self.services.scheduler
-            if rnd.number >= match.rounds_total:
-                await self._finish(match)
-            else:
-                delay = (rnd.scored_at or time.time()) + self.next_round_seconds - time.time()
-                await scheduler.schedule(match_id, TimerKind.NEXT_ROUND, rnd.number + 1, delay)
-            # done: this round's countdown goes (kept until here, it tries again if this
-            # failed); another process may have dealt the next round already, with its own
-            await scheduler.cancel(
-                match_id, TimerKind.CLOSE_ROUND, TimerKind.PREPARE_ROUND, arg=rnd.id
-            )
+    async def close_round(self, match_id: int) -> None:
+        """A hand came in: if it was the last, the round closes now (and its showdown is
+        posted); else nothing happens before the deadline."""
+        await self.flow.advance(match_id, Driver.CLICK)
+
+    async def close(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """Fill in the missing settings and score the round; False if another process
+        scored it (or the table was cancelled) meanwhile."""
+        if rnd is None:
+            return False
+        await self._fill_missing(match, rnd)
+        rnd = await self.services.round_now(rnd.id)
+        result = round_result(match, rnd)
+        auto = [h.seat for h in rnd.hands if h.auto]
+        payload = result.to_dict() | {"auto": auto}
+        scored = await self.repo.score_round(rnd.id, payload, round_scores(result))
+        self.display.forget(rnd)
+        return scored
+
+    async def show(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """Post a scored round's showdown, once (the claim), then the status message shows
+        everyone in and the coach reviews the hands."""
+        if rnd is None or not await self.repo.claim_showdown(rnd.id, SHOWDOWN_CLAIM_SECONDS):
+            return False
+        try:
+            message_id = await self._post_showdown(match, rnd)
+        except BaseException:
+            await asyncio.shield(self.repo.release_showdown(rnd.id))  # try again
+            raise
+        await self.repo.mark_showdown_posted(rnd.id, message_id)
+        self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
+        await self.refresh_status(match, rnd)
+        return True
 
     async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """The settings of the seats that ran out of time. A person gets the solver's best
@@ -293,14 +287,10 @@ class Rounds:
                 rnd.id, hand.seat, back, middle, front, declare, fouled=foul, auto=True
             )
 
-    async def _post_showdown(
-        self, match: MatchRecord, rnd: RoundRecord, result: RoundResult | None = None
-    ) -> None:
-        """Post a scored round's showdown. ``result``: ``round_result(match, rnd)`` if the
-        caller has just built it."""
+    async def _post_showdown(self, match: MatchRecord, rnd: RoundRecord) -> int | None:
+        """Post a scored round's showdown; its message id (None: Discord refused it)."""
         lang = match.language
-        if result is None:
-            result = round_result(match, rnd)
+        result = round_result(match, rnd)
         totals = await self._totals(match)
         auto = {h.seat for h in rnd.hands if h.auto}
         embed_list = embeds.showdown_embeds(
@@ -313,7 +303,7 @@ class Rounds:
             embed_list[0].set_image(url="attachment://showdown.jpg")
         last = rnd.number >= match.rounds_total
         if not last:
-            when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
+            when = embeds.relative((rnd.scored_at or time.time()) + self.flow.pause)
             embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
         view = views.showdown_view(match.id, rnd.number, rnd.id, lang, next_button=not last)
         channel = self.services.channel(match.channel_id)
@@ -326,8 +316,8 @@ class Rounds:
                 message = await channel.send(embeds=embed_list, view=view)
             except discord.HTTPException:
                 log.exception("table %s: could not post the showdown", match.id)
-                return
-        await self.repo.set_round_messages(rnd.id, showdown_message_id=message.id)
+                return None
+        return message.id
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
         try:
@@ -343,14 +333,31 @@ class Rounds:
         by_seat = await self.repo.match_totals(match.id)
         return {names[s.seat]: by_seat.get(s.seat, 0) for s in match.seats}
 
-    async def _finish(self, match: MatchRecord) -> None:
-        totals = await self._totals(match)
-        table = standings(totals)
+    async def finish(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """After the last showdown: store each seat's final place, once."""
         names = seat_names(match)
         by_name = {name: seat for seat, name in names.items()}
-        places = {by_name[s.name]: s.place for s in table}
-        if not await self.repo.finish_match(match.id, places):
-            return
+        places = {by_name[s.name]: s.place for s in standings(await self._totals(match))}
+        return await self.repo.finish_match(match.id, places)
+
+    async def post_standings(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> bool:
+        """Post a finished match's final standings with Rematch, once (the claim)."""
+        if not await self.repo.claim_standings(match.id, STANDINGS_CLAIM_SECONDS):
+            return False
+        try:
+            message_id = await self._post_standings(match)
+        except BaseException:
+            await asyncio.shield(self.repo.release_standings(match.id))  # try again
+            raise
+        await self.repo.mark_standings_posted(match.id, message_id)
+        return True
+
+    async def _post_standings(self, match: MatchRecord) -> int | None:
+        table = standings(await self._totals(match))
         embed = embeds.standings_embed(table, match.language)
         files = []
         try:
@@ -362,11 +369,15 @@ class Rounds:
         except Exception:
             log.exception("could not draw the standings")
         try:
-            await self.services.channel(match.channel_id).send(
+            message = await self.services.channel(match.channel_id).send(
                 embed=embed, files=files, view=views.rematch_view(match.id, match.language)
             )
         except discord.HTTPException:
             log.exception("table %s: could not post the final standings", match.id)
+            return None
+        return message.id
+
+    # --- Next ---------------------------------------------------------------------------
 
     async def next_pressed(
         self, interaction: discord.Interaction, match_id: int, number: int
@@ -384,80 +395,27 @@ class Rounds:
         if current is not None and current.number > number:  # an old showdown's button
             await tell(interaction, t("ans.next_started", lang, k=current.number))
             return
-        if current is None or current.number != number or current.status != RoundStatus.SCORED:
+        if current is None or current.number != number or current.status != RoundStatus.SHOWN:
             await tell(interaction, t("ans.next_wait", lang))
             return
         lang = match.language  # the showdown's own buttons stay in the table's language
         await interaction.edit_original_response(
             view=views.showdown_view(match_id, number, current.id, lang, next_button=False)
         )
-        await self.start_next(match_id, number + 1)
+        await self.flow.advance(
+            match_id, Driver.CLICK, now=Next(Step.DEAL, time.time(), number=number + 1)
+        )
 
-    async def next_on_time(self, match_id: int, number: int) -> None:
-        """The NEXT_ROUND timer: nobody pressed Next before the pause ran out. The next round
-        starts, and the showdown's Next button goes (pressing it would only say the round
-        has started)."""
-        shown = await self.repo.current_round(match_id)
-        await self.start_next(match_id, number)
-        match = await self.repo.get_match(match_id)
-        if match is None or shown is None or shown.number != number - 1:
-            return
+    async def _drop_next_button(self, match: MatchRecord, shown: RoundRecord) -> None:
+        """The pause after a showdown ran out: its Next button goes."""
         if shown.showdown_message_id is None:
             return
         try:
             channel = self.services.channel(match.channel_id)
             message = channel.get_partial_message(shown.showdown_message_id)
             view = views.showdown_view(
-                match_id, shown.number, shown.id, match.language, next_button=False
+                match.id, shown.number, shown.id, match.language, next_button=False
             )
             await message.edit(view=view)
         except discord.HTTPException:
-            log.info("table %s: could not take Next off a showdown", match_id)
-
-    async def start_next(self, match_id: int, number: int) -> None:
-        async with self.services.locks[match_id]:
-            match = await self.repo.get_match(match_id)
-            if match is None or match.status != MatchStatus.PLAYING:
-                return
-            current = await self.repo.current_round(match_id)
-            if (
-                current is not None
-                and current.number == number
-                and current.status == RoundStatus.OPEN
-            ):
-                # dealt, by a process that may have died before it set the round's timers
-                await self._round_timers(match, current, dealing=False)
-                return
-            if current is not None and (
-                current.number >= number or current.status != RoundStatus.SCORED
-            ):
-                return
-            await self.start_round(match, number)
-
-    async def _round_timers(self, match: MatchRecord, rnd: RoundRecord, *, dealing: bool) -> None:
-        """An open round's timers, the deal's watchdog first, then the countdown.
-        ``dealing``: this process deals it now and holds the watchdog (should it die,
-        another finishes the deal); else (a start, a dealer that died) the timers it lacks,
-        the deal checked at once."""
-        scheduler = self.services.scheduler
-        if dealing:
-            await scheduler.hold(match.id, TimerKind.PREPARE_ROUND, rnd.id, WATCHDOG_SECONDS)
-        else:
-            await scheduler.schedule(match.id, TimerKind.PREPARE_ROUND, rnd.id, 0, if_absent=True)
-        countdown = rnd.deadline - time.time()
-        await scheduler.schedule(
-            match.id, TimerKind.CLOSE_ROUND, rnd.id, countdown, if_absent=not dealing
-        )
-
-    async def resume(self, match: MatchRecord) -> None:
-        """At start, a playing table has the timers that take it on, unless it has them
-        already (another process may run it): its first deal; its round's countdown and
-        whatever of the deal was not done; or its pending showdown and what follows."""
-        scheduler = self.services.scheduler
-        rnd = await self.repo.current_round(match.id)
-        if rnd is None:
-            await scheduler.schedule(match.id, TimerKind.FIRST_DEAL, 1, 0, if_absent=True)
-        elif rnd.status == RoundStatus.OPEN:
-            await self._round_timers(match, rnd, dealing=False)
-        else:
-            await scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, rnd.id, 0, if_absent=True)
+            log.info("table %s: could not take Next off a showdown", match.id)

@@ -27,30 +27,24 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from data.repository import TIMER_WAKE_SECONDS
+from capsa.timings import LEASE_SECONDS, POLL_SECONDS, RETRY_SECONDS
 
 if TYPE_CHECKING:
     from data.repository import Repository, TimerRecord
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
-LEASE_SECONDS = 60.0  # a claimed timer is this process's for this long
-POLL_SECONDS = TIMER_WAKE_SECONDS  # look for due timers at least this often
-# A step guarded by a watchdog timer (a deal, held by the process doing it) is taken over by
-# another process when that one died: at this long after it began, or once the dead
-# process's lease has run out, whichever is later.
-WATCHDOG_SECONDS = 30.0
-
 
 class TimerKind(StrEnum):
-    """What a table's timer does when it is due (its number: ``arg``)."""
+    """A table has at most one timer of each kind; both run ``cogs.flow.TableFlow.advance``,
+    which reads the table and does whatever ``cogs.life.next_step`` says is due."""
 
-    LOBBY_EXPIRE = "lobby_expire"  # cancel a lobby nobody started
-    FIRST_DEAL = "first_deal"  # deal round 1 of a started table
-    PREPARE_ROUND = "prepare_round"  # a dealt round's computers, status, DMs (arg: round id)
-    CLOSE_ROUND = "close_round"  # the deadline, or everyone submitted (arg: round id)
-    NEXT_ROUND = "next_round"  # the pause after a showdown ran out (arg: the next number)
+    # The table's next timed step (a lobby's expiry, a round's deadline, the pause after a
+    # showdown), set by whoever moved the table on last. Payload: ``cogs.life.Clock``.
+    CLOCK = "clock"
+    # Held by the process doing a table's steps now (a deal, a showdown): should it die,
+    # another process takes them over. Payload: the round number it was at (0: none yet).
+    WATCHDOG = "watchdog"
 
 
 Handler = Callable[[int, int], Awaitable[None]]  # (match id, arg)

@@ -4,8 +4,6 @@ turn stored rounds into engine objects."""
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,7 +23,7 @@ from data.repository import (
 
 if TYPE_CHECKING:
     from capsa.solver import Arrangement
-    from cogs.scheduler import Scheduler
+    from cogs.flow import TableFlow
     from cogs.worker_pool import WorkerPool
 
 
@@ -34,8 +32,9 @@ class TableServices:
     rounds.
 
     ``client``: the Discord connection (channels by id, DM channels). ``repo``: where every
-    table's state lives. ``workers``: the worker processes (solver, pictures). ``scheduler``:
-    the tables' timers and background jobs.
+    table's state lives. ``workers``: the worker processes (solver, pictures). ``flow``: how
+    a table moves on (``cogs.flow``), with the tables' timers and background jobs
+    (``scheduler``) and their locks.
     """
 
     def __init__(
@@ -43,13 +42,14 @@ class TableServices:
         client: discord.Client,
         repo: Repository,
         workers: WorkerPool,
-        scheduler: Scheduler,
+        flow: TableFlow,
     ) -> None:
         self.client = client
         self.repo = repo
         self.workers = workers
-        self.scheduler = scheduler
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # per table
+        self.flow = flow
+        self.scheduler = flow.scheduler
+        self.locks = flow.locks  # per table: one step or lobby change at a time here
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:

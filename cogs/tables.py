@@ -6,7 +6,9 @@ in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them 
 
 * ``TableServices`` (cogs/table_base.py): the repository, channels, per-table locks, the
   worker processes and the ``Scheduler`` (cogs/scheduler.py) of timers and background jobs;
-* ``Rounds`` (cogs/rounds.py): deal, status, countdown, scoring, showdown, next round;
+* ``TableFlow`` (cogs/flow.py): how a table moves on: the next step from ``cogs/life.py``,
+  done when due by the part that registered it, the table's clock and watchdog timers;
+* ``Rounds`` (cogs/rounds.py): the steps deal, prepare, close, show, finish, standings;
 * ``Coach`` (cogs/coach.py): each person's hand reviewed after the showdown, and "Review
   my hand";
 * ``HandBuilder`` (cogs/hand_builder.py): the builder's clicks; it hands a complete round to
@@ -24,12 +26,11 @@ from typing import TYPE_CHECKING
 
 from discord.ext.commands.bot import BotBase  # commands.Bot and commands.AutoShardedBot
 
-from data.repository import MatchStatus
-
 if TYPE_CHECKING:
     import discord
 
     from cogs.coach import Coach
+    from cogs.flow import TableFlow
     from cogs.hand_builder import BuilderDisplay, HandBuilder
     from cogs.lobby import Lobby
     from cogs.rounds import Rounds
@@ -46,6 +47,7 @@ class Tables:
     """Every part that runs the bot's tables, assembled once (``cogs.capsa.build_tables``)."""
 
     scheduler: Scheduler
+    flow: TableFlow
     services: TableServices
     display: BuilderDisplay
     coach: Coach
@@ -57,11 +59,10 @@ class Tables:
         """Pick every open table up again: lobbies' expiry (and the lobby message of a table
         that has started), countdowns, pending showdowns; and the coach's reviews of recent
         rounds that have none yet."""
-        for match in await self.services.repo.active_matches():
+        for match in await self.services.repo.unfinished_matches():
             try:
                 await self.lobby.resume(match)
-                if match.status != MatchStatus.LOBBY:
-                    await self.rounds.resume(match)
+                await self.flow.resume(match.id)
             except Exception:
                 log.exception("table %s: could not resume", match.id)
         await self.coach.resume()

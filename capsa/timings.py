@@ -1,0 +1,27 @@
+"""Every timing of the tables and the bot, in one place: pauses, leases, retries, watchdogs.
+
+A table's countdown (how long people have to set their rows) is a table option, chosen within
+``capsa.settings``'s range; everything else that waits is here. Seconds throughout.
+"""
+
+from __future__ import annotations
+
+# --- a table's life ----------------------------------------------------------------------
+LOBBY_SECONDS = 600.0  # a lobby nobody starts closes after this
+NEXT_ROUND_SECONDS = 30.0  # the pause after a showdown before the next deal
+
+# --- timers (cogs/scheduler.py) ----------------------------------------------------------
+# A timer set to fire sooner than this wakes every process that watches the timers; each of
+# them looks for due timers at least this often anyway, so no later timer is missed.
+TIMER_WAKE_SECONDS = 1.0
+POLL_SECONDS = TIMER_WAKE_SECONDS
+LEASE_SECONDS = 60.0  # a claimed timer is its process's for this long (renewed while it lives)
+RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
+# A step a process does now (a deal, a Start) holds the table's timer as its watchdog: should
+# the process die, another takes the step over at this long after it began, or once the dead
+# process's lease has run out, whichever is later.
+WATCHDOG_SECONDS = 30.0
+
+# --- once-only posts ---------------------------------------------------------------------
+SHOWDOWN_CLAIM_SECONDS = 60.0  # the process posting a showdown holds it this long
+STANDINGS_CLAIM_SECONDS = 60.0  # the process posting the final standings holds them this long
