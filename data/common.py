@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from capsa.i18n import LANGS
 from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
 
 from .repository import (
@@ -98,6 +99,17 @@ def check_new_match(seats_count: int, rounds_total: int, timeout_action: str) ->
         raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
 
 
+def seat_language(language: str | None) -> str | None:
+    """A person's language as stored: a catalogue language (``capsa.i18n.LANGS``) in its
+    own case, or None; ValueError for any other."""
+    if language is None:
+        return None
+    chosen = {lang.lower(): lang for lang in LANGS}.get(language.strip().lower())
+    if chosen is None:
+        raise ValueError(f"language must be one of {', '.join(LANGS)}, not {language!r}")
+    return chosen
+
+
 def check_sort(sort: str) -> None:
     if sort not in LEADERBOARD_SORTS:
         raise ValueError(f"sort must be one of {', '.join(LEADERBOARD_SORTS)}, not {sort!r}")
@@ -150,6 +162,8 @@ def from_json(text: str | None) -> Any:
 
 
 def seat_record(r: Row) -> SeatRecord:
+    """A ``match_seats`` row, its language read as ``seat_language`` (a match's row has a
+    ``language`` too)."""
     return SeatRecord(
         seat=r["seat"],
         user_id=r["user_id"],
@@ -157,6 +171,7 @@ def seat_record(r: Row) -> SeatRecord:
         is_bot=bool(r["is_bot"]),
         level=r["level"],
         place=r["place"],
+        language=r["seat_language"],
     )
 
 
@@ -182,6 +197,7 @@ def match_record(r: Row, seats: Sequence[SeatRecord], secs: Seconds) -> MatchRec
         lobby_expires_at=secs(r["lobby_expires_at"]),
         seats=tuple(seats),
         language=r["language"],
+        standings_message_id=r["standings_message_id"],
     )
 
 

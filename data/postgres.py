@@ -40,6 +40,7 @@ from .common import (
     period_start,
     ranked_where,
     round_record,
+    seat_language,
     seat_record,
     timer_conflict,
     timer_record,
@@ -48,9 +49,13 @@ from .common import (
 from .postgres_db import create_pool, migrate
 from .repository import (
     ACTIVE_STATUSES,
+    DEALT_STATUSES,
+    FINISHED_STATUSES,
     GUILD_SETTING_FIELDS,
     RECENT_REVIEWS,
+    SCORED_STATUSES,
     TIMER_WAKE_SECONDS,
+    UNFINISHED_STATUSES,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -64,7 +69,6 @@ from .repository import (
     PlayerStats,
     RoundRecord,
     RoundScore,
-    RoundStatus,
     SeatRecord,
     TableExists,
     TableFull,
@@ -76,11 +80,22 @@ if TYPE_CHECKING:
     from .postgres_db import Connection
 
 TIMERS_CHANNEL = "capsa_timers"  # NOTIFY'd when a timer due soon is set: processes look again
-_ACTIVE = "IN ({})".format(", ".join(f"'{status}'" for status in ACTIVE_STATUSES))
+
+
+def _in(statuses: tuple[str, ...]) -> str:
+    """``IN ('a', 'b')``: written out, not bound, so the planner can use the partial index."""
+    return "IN ({})".format(", ".join(f"'{status}'" for status in statuses))
+
+
+_ACTIVE = _in(ACTIVE_STATUSES)
+_FINISHED = _in(FINISHED_STATUSES)
+_SCORED = _in(SCORED_STATUSES)
+_DEALT = _in(DEALT_STATUSES)
 
 # A match and its seats, one row per seat (one row with NULL seat columns if it has none).
 _MATCH_ROWS = (
-    "SELECT m.*, s.seat, s.user_id, s.name, s.is_bot, s.level, s.place"
+    "SELECT m.*, s.seat, s.user_id, s.name, s.is_bot, s.level, s.place,"
+    " s.language AS seat_language"
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
 )
 # A round and its hands, one row per hand.
@@ -299,9 +314,11 @@ class PostgresRepository:
         host_name: str,
         *,
         now: float | None = None,
+        host_language: str | None = None,
     ) -> MatchRecord:
         check_new_match(seats_count, rounds_total, timeout_action)
         t = now_or(now)
+        host_lang = seat_language(host_language)
         async with self._write() as conn:
             await self._lock_user(conn, host_id)
             existing = await conn.fetchval(
@@ -336,11 +353,12 @@ class PostgresRepository:
             except asyncpg.UniqueViolationError as exc:  # the partial unique index
                 raise TableExists(f"channel {channel_id} already has a table") from exc
             await conn.execute(
-                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
-                " VALUES ($1, 0, $2, $3, FALSE, NULL)",
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES ($1, 0, $2, $3, FALSE, NULL, $4)",
                 match_id,
                 host_id,
                 host_name,
+                host_lang,
             )
             await self._remember_player(conn, guild_id, host_id, host_name, t)
             match = await self._match(conn, match_id)
@@ -360,8 +378,10 @@ class PostgresRepository:
         level: str | None = None,
         *,
         now: float | None = None,
+        language: str | None = None,
     ) -> MatchRecord:
         t = now_or(now)
+        lang = seat_language(language)
         async with self._write() as conn:
             if user_id is not None:
                 await self._lock_user(conn, user_id)
@@ -384,20 +404,33 @@ class PostgresRepository:
             if not free:
                 raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
             await conn.execute(
-                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 match_id,
                 free[0],
                 user_id,
                 name,
                 user_id is None,
                 level,
+                lang,
             )
             if user_id is not None:
                 await self._remember_player(conn, row["guild_id"], user_id, name, t)
             match = await self._match(conn, match_id)
             assert match is not None
             return match
+
+    async def set_seat_language(self, match_id: int, user_id: int, language: str | None) -> bool:
+        lang = seat_language(language)
+        async with self._write() as conn:
+            await self._lock_match(conn, match_id)
+            return 1 == await self._exec(
+                conn,
+                "UPDATE match_seats SET language = $1 WHERE match_id = $2 AND user_id = $3",
+                lang,
+                match_id,
+                user_id,
+            )
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
         async with self._write() as conn:
@@ -473,6 +506,30 @@ class PostgresRepository:
                     raise ValueError(f"table #{match_id} has no seat {seat}")
             return True
 
+    async def claim_standings(self, match_id: int, lease: float) -> bool:
+        status = await self._pool.execute(
+            "UPDATE matches SET standings_claim_until = now() + make_interval(secs => $2)"
+            " WHERE id = $1 AND status = 'finished'"
+            " AND (standings_claim_until IS NULL OR standings_claim_until < now())",
+            match_id,
+            float(lease),
+        )
+        return _count(status) == 1
+
+    async def release_standings(self, match_id: int) -> None:
+        await self._pool.execute(
+            "UPDATE matches SET standings_claim_until = NULL WHERE id = $1", match_id
+        )
+
+    async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
+        return await self._set_match_status(
+            match_id,
+            (MatchStatus.FINISHED,),
+            "UPDATE matches SET status = 'ended', standings_message_id = $2,"
+            " standings_claim_until = NULL WHERE id = $1",
+            message_id,
+        )
+
     async def get_match(self, match_id: int) -> MatchRecord | None:
         found = _matches(await self._pool.fetch(f"{_MATCH_ROWS} WHERE m.id = $1", match_id))
         return found[0] if found else None
@@ -500,6 +557,13 @@ class PostgresRepository:
     async def active_matches(self) -> list[MatchRecord]:
         return _matches(
             await self._pool.fetch(f"{_MATCH_ROWS} WHERE m.status {_ACTIVE} ORDER BY m.id")
+        )
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        return _matches(
+            await self._pool.fetch(
+                f"{_MATCH_ROWS} WHERE m.status {_in(UNFINISHED_STATUSES)} ORDER BY m.id"
+            )
         )
 
     # ------------------------------------------------------------------ rounds
@@ -537,7 +601,7 @@ class PostgresRepository:
                 texts = [cards_text(cards) for _, cards in dealt]
                 round_id = await conn.fetchval(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
-                    " VALUES ($1, $2, $3, $4, 'open', $5) RETURNING id",
+                    " VALUES ($1, $2, $3, $4, 'dealing', $5) RETURNING id",
                     match_id,
                     number,
                     str(int(seed)),
@@ -568,6 +632,27 @@ class PostgresRepository:
     async def get_round(self, round_id: int) -> RoundRecord | None:
         found = _rounds(await self._pool.fetch(f"{_ROUND_ROWS} WHERE r.id = $1", round_id))
         return found[0] if found else None
+
+    async def mark_round_open(self, round_id: int) -> bool:
+        async with self._write() as conn:
+            await conn.fetchrow(_LOCK_MATCH_OF_ROUND, round_id)
+            return 1 == await self._exec(
+                conn,
+                "UPDATE rounds SET status = 'open' WHERE id = $1 AND status = 'dealing'",
+                round_id,
+            )
+
+    async def mark_showdown_posted(self, round_id: int, message_id: int | None) -> bool:
+        async with self._write() as conn:
+            await conn.fetchrow(_LOCK_MATCH_OF_ROUND, round_id)
+            return 1 == await self._exec(
+                conn,
+                "UPDATE rounds SET status = 'shown',"
+                " showdown_message_id = COALESCE($2, showdown_message_id),"
+                " showdown_claim_until = NULL WHERE id = $1 AND status = 'scored'",
+                round_id,
+                message_id,
+            )
 
     async def set_round_messages(
         self,
@@ -635,7 +720,9 @@ class PostgresRepository:
                 round_id,
                 seat,
             )
-            if row is None or row["status"] != RoundStatus.OPEN or row["submitted_at"] is not None:
+            if row is None or row["status"] not in DEALT_STATUSES:
+                return False
+            if row["submitted_at"] is not None:
                 return False
             check_setting(texts, cards_tuple(row["cards"]) or ())
             return 1 == await self._exec(
@@ -669,13 +756,13 @@ class PostgresRepository:
         strengths = [(s.best_row or {}).get("strength") for s in scores]
         async with self._write() as conn:
             match = await conn.fetchrow(_LOCK_MATCH_OF_ROUND, round_id)
-            # The guard: only an open round of a playing match flips to 'scored', once.
+            # The guard: only a dealt round of a playing match flips to 'scored', once.
             if match is None or match["status"] != MatchStatus.PLAYING:
                 return False
             flipped = await self._exec(
                 conn,
                 "UPDATE rounds SET status = 'scored', result = $1, scored_at = $2"
-                " WHERE id = $3 AND status = 'open'",
+                f" WHERE id = $3 AND status {_DEALT}",
                 result_text,
                 t,
                 round_id,
@@ -733,7 +820,7 @@ class PostgresRepository:
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
         return _rounds(
             await self._pool.fetch(
-                f"{_ROUND_ROWS} WHERE r.match_id = $1 AND r.status = 'scored'"
+                f"{_ROUND_ROWS} WHERE r.match_id = $1 AND r.status {_SCORED}"
                 " ORDER BY r.number, h.seat",
                 match_id,
             )
@@ -769,7 +856,7 @@ class PostgresRepository:
             "  SELECT s.user_id, COUNT(*) AS matches,"
             "   COUNT(*) FILTER (WHERE s.place = 1) AS wins"
             "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
-            f"  WHERE m.guild_id = {guild} AND m.status = 'finished'"
+            f"  WHERE m.guild_id = {guild} AND m.status {_FINISHED}"
             f"   AND s.user_id IS NOT NULL{finish_time}"
             "  GROUP BY s.user_id"
             "), board AS ("
@@ -859,7 +946,7 @@ class PostgresRepository:
             res = await conn.fetchrow(
                 "SELECT COUNT(*) AS matches, COUNT(*) FILTER (WHERE s.place = 1) AS wins"
                 " FROM matches m JOIN match_seats s ON s.match_id = m.id"
-                " WHERE m.guild_id = $1 AND m.status = 'finished' AND s.user_id = $2",
+                f" WHERE m.guild_id = $1 AND m.status {_FINISHED} AND s.user_id = $2",
                 guild_id,
                 user_id,
             )
@@ -914,7 +1001,7 @@ class PostgresRepository:
             " SELECT r.id, s.seat, m.id, m.guild_id, s.user_id, $1, $2, $3, r.scored_at, $4"
             " FROM rounds r JOIN matches m ON m.id = r.match_id"
             " JOIN match_seats s ON s.match_id = m.id AND s.seat = $5"
-            " WHERE r.id = $6 AND r.status = 'scored' AND s.user_id IS NOT NULL"
+            f" WHERE r.id = $6 AND r.status {_SCORED} AND s.user_id IS NOT NULL"
             " ON CONFLICT (round_id, seat) DO NOTHING",
             max(0.0, float(loss)),
             bool(counted),
@@ -935,7 +1022,7 @@ class PostgresRepository:
         rows = await self._pool.fetch(
             "SELECT h.round_id, h.seat FROM hands h JOIN rounds r ON r.id = h.round_id"
             " JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
-            " WHERE r.status = 'scored' AND r.scored_at >= $1 AND s.user_id IS NOT NULL"
+            f" WHERE r.status {_SCORED} AND r.scored_at >= $1 AND s.user_id IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM hand_reviews v"
             "  WHERE v.round_id = h.round_id AND v.seat = h.seat)"
             " ORDER BY r.scored_at, h.round_id, h.seat LIMIT $2",
@@ -1079,7 +1166,7 @@ class PostgresRepository:
 
     @staticmethod
     def _finished_where(p: _Params, guild_id: int, user_id: int | None) -> str:
-        where = f"guild_id = {p(guild_id)} AND status = 'finished'"
+        where = f"guild_id = {p(guild_id)} AND status {_FINISHED}"
         if user_id is not None:
             where += f" AND id IN (SELECT match_id FROM match_seats WHERE user_id = {p(user_id)})"
         return where

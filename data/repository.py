@@ -31,16 +31,24 @@ from capsa.settings import (
 class MatchStatus(StrEnum):
     LOBBY = "lobby"  # seats are being taken
     PLAYING = "playing"
-    FINISHED = "finished"
+    FINISHED = "finished"  # places stored; the final standings not posted yet
+    ENDED = "ended"  # the final standings are posted
     CANCELLED = "cancelled"
 
 
 class RoundStatus(StrEnum):
-    OPEN = "open"  # hands are being set
-    SCORED = "scored"
+    DEALING = "dealing"  # row and hands stored; computers' rows, status message, DMs under way
+    OPEN = "open"  # dealt: hands are being set
+    SCORED = "scored"  # result and ledger stored; the showdown not posted yet
+    SHOWN = "shown"  # the showdown is posted
 
 
 ACTIVE_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING)
+# What a starting process takes on: tables whose life is not over.
+UNFINISHED_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING, MatchStatus.FINISHED)
+FINISHED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ENDED)  # places stored: it counts
+SCORED_STATUSES = (RoundStatus.SCORED, RoundStatus.SHOWN)  # result stored: it counts
+DEALT_STATUSES = (RoundStatus.DEALING, RoundStatus.OPEN)  # hands may be submitted
 LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
 # A timer set to fire sooner than this wakes every process that watches the timers; each of
 # them looks for the others at least this often (cogs.scheduler's poll), so no later timer
@@ -106,6 +114,7 @@ class SeatRecord:
     is_bot: bool
     level: str | None
     place: int | None  # final place once the match is finished (1 = winner)
+    language: str | None = None  # a person's catalogue language when they sat down
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,12 @@ class MatchRecord:
     lobby_expires_at: float | None
     seats: tuple[SeatRecord, ...]
     language: str
+    standings_message_id: int | None = None  # the posted final standings
+
+    @property
+    def finished(self) -> bool:
+        """Places stored (standings posted or not)."""
+        return self.status in FINISHED_STATUSES
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat of a human player, or None."""
@@ -178,6 +193,11 @@ class RoundRecord:
 
     def hand(self, seat: int) -> HandRecord | None:
         return next((h for h in self.hands if h.seat == seat), None)
+
+    @property
+    def scored(self) -> bool:
+        """Result and ledger stored (showdown posted or not)."""
+        return self.status in SCORED_STATUSES
 
     @property
     def all_submitted(self) -> bool:
@@ -327,7 +347,11 @@ class Repository(Protocol):
         host_name: str,
         *,
         now: float | None = None,
-    ) -> MatchRecord: ...
+        host_language: str | None = None,
+    ) -> MatchRecord:
+        """Open a lobby with the host in seat 0 (``host_language``: their catalogue
+        language)."""
+        ...
 
     async def set_lobby_message(self, match_id: int, message_id: int | None) -> None: ...
 
@@ -339,7 +363,16 @@ class Repository(Protocol):
         level: str | None = None,
         *,
         now: float | None = None,
-    ) -> MatchRecord: ...
+        language: str | None = None,
+    ) -> MatchRecord:
+        """Seat a person (``language``: their catalogue language) or a computer (no user)
+        in the first free seat of a lobby."""
+        ...
+
+    async def set_seat_language(self, match_id: int, user_id: int, language: str | None) -> bool:
+        """Store the person's catalogue language at that table; False if they have no seat
+        there."""
+        ...
 
     async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord: ...
 
@@ -354,7 +387,23 @@ class Repository(Protocol):
 
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None
-    ) -> bool: ...
+    ) -> bool:
+        """A playing match becomes FINISHED with its places stored, once."""
+        ...
+
+    async def claim_standings(self, match_id: int, lease: float) -> bool:
+        """The right to post a FINISHED match's final standings, for ``lease`` seconds: True
+        for one caller at a time (in any process)."""
+        ...
+
+    async def release_standings(self, match_id: int) -> None:
+        """Give up the claim on posting the standings (the post failed: another may try)."""
+        ...
+
+    async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
+        """FINISHED -> ENDED, storing the standings' message id (None: the post failed for
+        good); True only for the caller that made the change."""
+        ...
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
 
@@ -363,6 +412,11 @@ class Repository(Protocol):
     async def active_match_of_user(self, user_id: int) -> MatchRecord | None: ...
 
     async def active_matches(self) -> list[MatchRecord]: ...
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        """Matches in their lobby, playing, or FINISHED with the standings not posted: what
+        a starting process takes on."""
+        ...
 
     # rounds
     async def start_round(
@@ -374,7 +428,15 @@ class Repository(Protocol):
         hands: dict[int, list[str]],
         *,
         now: float | None = None,
-    ) -> RoundRecord: ...
+    ) -> RoundRecord:
+        """Store a round and its hands as DEALING, once per number: a second caller gets the
+        round the first one stored (compare the seed)."""
+        ...
+
+    async def mark_round_open(self, round_id: int) -> bool:
+        """DEALING -> OPEN (the computers' rows, the status message and the DMs are done);
+        True only for the caller that made the change."""
+        ...
 
     async def current_round(self, match_id: int) -> RoundRecord | None: ...
 
@@ -410,8 +472,9 @@ class Repository(Protocol):
         arranged: bool = False,
         now: float | None = None,
     ) -> bool:
-        """Lock a seat's setting in, once, while the round is open. ``auto``: the countdown
-        set it; ``arranged``: the person submitted Auto-arrange's suggestion as it came."""
+        """Lock a seat's setting in, once, while the round is DEALING or OPEN. ``auto``: the
+        countdown set it; ``arranged``: the person submitted Auto-arrange's suggestion as it
+        came."""
         ...
 
     async def score_round(
@@ -420,9 +483,20 @@ class Repository(Protocol):
         result: dict[str, Any],
         scores: list[RoundScore],
         now: float | None = None,
-    ) -> bool: ...
+    ) -> bool:
+        """DEALING or OPEN -> SCORED with the result and the ledger, once, while the match
+        is playing."""
+        ...
 
-    async def completed_rounds(self, match_id: int) -> list[RoundRecord]: ...
+    async def mark_showdown_posted(self, round_id: int, message_id: int | None) -> bool:
+        """SCORED -> SHOWN, storing the showdown's message id (None: the post failed for
+        good) and releasing the showdown claim; True only for the caller that made the
+        change."""
+        ...
+
+    async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
+        """The match's scored rounds (SCORED or SHOWN), in order."""
+        ...
 
     async def match_totals(self, match_id: int) -> dict[int, float]: ...
 

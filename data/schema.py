@@ -4,8 +4,11 @@
 Each backend applies its own files in version order, each once, each in its own transaction
 together with its row in that database's ``schema_migrations`` table (``data/sqlite_db.py``,
 ``data/postgres_db.py``). A migration file must not contain ``BEGIN``/``COMMIT`` itself.
-An applied file is never edited: the SQLite ones still name ``data/db.py``, where they were
-applied from when they were written.
+An applied file's SQL is never edited (its comments may be, to name files that moved).
+
+The folders' numbers drifted apart before 0006 (SQLite's 0004 is PostgreSQL's 0002). From
+0006 on, one change is one migration number in both folders, so PostgreSQL goes from 0003 to
+0006: versions need not be contiguous, only increasing (each applied once, in order).
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from .common import (
     period_start,
     ranked_where,
     round_record,
+    seat_language,
     seat_record,
     timer_conflict,
     timer_record,
@@ -42,9 +43,13 @@ from .common import (
 )
 from .repository import (
     ACTIVE_STATUSES,
+    DEALT_STATUSES,
+    FINISHED_STATUSES,
     GUILD_SETTING_FIELDS,
     RECENT_REVIEWS,
+    SCORED_STATUSES,
     TIMER_WAKE_SECONDS,
+    UNFINISHED_STATUSES,
     AlreadySeated,
     GuildSettings,
     HandRecord,
@@ -73,16 +78,25 @@ MATCH = "match"  # key: match id
 ROUND = "round"  # key: round id
 LATEST_ROUND = "latest_round"  # key: match id (a round was added to the match)
 
+
 # "IN ('lobby', 'playing')": written out, not bound, so SQLite can use the partial unique
 # index on matches (channel_id) WHERE status IN ('lobby', 'playing').
-_ACTIVE = "IN ({})".format(", ".join(f"'{status}'" for status in ACTIVE_STATUSES))
+def _in(statuses: tuple[str, ...]) -> str:
+    """``IN ('a', 'b')``: written out, not bound, so SQLite can use the partial index."""
+    return "IN ({})".format(", ".join(f"'{status}'" for status in statuses))
+
+
+_ACTIVE = _in(ACTIVE_STATUSES)
+_FINISHED = _in(FINISHED_STATUSES)
+_SCORED = _in(SCORED_STATUSES)
+_DEALT = _in(DEALT_STATUSES)
 
 # Matches played and won, counted over the seats at finished matches of a guild: a select
 # list and its FROM ... WHERE, for the caller to narrow (AND ...) and maybe GROUP BY.
 _RESULTS = (
     " COUNT(*) AS matches, COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0) AS wins"
     " FROM matches m JOIN match_seats s ON s.match_id = m.id"
-    " WHERE m.guild_id = ? AND m.status = 'finished'"
+    f" WHERE m.guild_id = ? AND m.status {_FINISHED}"
 )
 
 
@@ -182,7 +196,8 @@ class SqliteRepository:
         ids = [r["id"] for r in rows]
         seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
         for s in self._all(
-            f"SELECT * FROM match_seats WHERE match_id IN ({_placeholders(len(ids))})"
+            "SELECT *, language AS seat_language FROM match_seats WHERE match_id"
+            f" IN ({_placeholders(len(ids))})"
             " ORDER BY match_id, seat",
             ids,
         ):
@@ -284,9 +299,11 @@ class SqliteRepository:
         host_name: str,
         *,
         now: float | None = None,
+        host_language: str | None = None,
     ) -> MatchRecord:
         check_new_match(seats_count, rounds_total, timeout_action)
         t = now_or(now)
+        host_lang = seat_language(host_language)
 
         def tx() -> MatchRecord:
             existing = self._one(
@@ -323,9 +340,9 @@ class SqliteRepository:
             except sqlite3.IntegrityError as exc:  # the partial unique index (another process)
                 raise TableExists(f"channel {channel_id} already has a table") from exc
             self._exec(
-                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
-                " VALUES (?, 0, ?, ?, 0, NULL)",
-                (match_id, host_id, host_name),
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES (?, 0, ?, ?, 0, NULL, ?)",
+                (match_id, host_id, host_name, host_lang),
             )
             self._remember_player(guild_id, host_id, host_name, t)
             match = self._match(match_id)
@@ -351,8 +368,10 @@ class SqliteRepository:
         level: str | None = None,
         *,
         now: float | None = None,
+        language: str | None = None,
     ) -> MatchRecord:
         t = now_or(now)
+        lang = seat_language(language)
 
         def tx() -> MatchRecord:
             self._changing(MATCH, match_id)
@@ -375,15 +394,27 @@ class SqliteRepository:
             if not free:
                 raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
             self._exec(
-                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, free[0], user_id, name, int(user_id is None), level),
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, free[0], user_id, name, int(user_id is None), level, lang),
             )
             if user_id is not None:
                 self._remember_player(row["guild_id"], user_id, name, t)
             match = self._match(match_id)
             assert match is not None
             return match
+
+        return await self._run(tx)
+
+    async def set_seat_language(self, match_id: int, user_id: int, language: str | None) -> bool:
+        lang = seat_language(language)
+
+        def tx() -> bool:
+            self._changing(MATCH, match_id)
+            return 1 == self._exec(
+                "UPDATE match_seats SET language = ? WHERE match_id = ? AND user_id = ?",
+                (lang, match_id, user_id),
+            )
 
         return await self._run(tx)
 
@@ -458,6 +489,32 @@ class SqliteRepository:
 
         return await self._run(tx)
 
+    async def claim_standings(self, match_id: int, lease: float) -> bool:
+        def tx() -> bool:
+            now = time.time()
+            return 1 == self._exec(
+                "UPDATE matches SET standings_claim_until = ? WHERE id = ? AND status = 'finished'"
+                " AND (standings_claim_until IS NULL OR standings_claim_until < ?)",
+                (now + lease, match_id, now),
+            )
+
+        return await self._run(tx)
+
+    async def release_standings(self, match_id: int) -> None:
+        await self._run(
+            lambda: self._exec(
+                "UPDATE matches SET standings_claim_until = NULL WHERE id = ?", (match_id,)
+            )
+        )
+
+    async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
+        return await self._set_match_status(
+            match_id,
+            "UPDATE matches SET status = 'ended', standings_message_id = ?,"
+            " standings_claim_until = NULL WHERE id = ? AND status = 'finished'",
+            (message_id, match_id),
+        )
+
     async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._run(lambda: self._match(match_id))
 
@@ -476,6 +533,9 @@ class SqliteRepository:
 
     async def active_matches(self) -> list[MatchRecord]:
         return await self._run(lambda: self._load_matches(f"status {_ACTIVE}"))
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        return await self._run(lambda: self._load_matches(f"status {_in(UNFINISHED_STATUSES)}"))
 
     # ------------------------------------------------------------------ rounds
 
@@ -512,7 +572,7 @@ class SqliteRepository:
                 self._changing(LATEST_ROUND, match_id)
                 round_id = self._insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
-                    " VALUES (?, ?, ?, ?, 'open', ?)",
+                    " VALUES (?, ?, ?, ?, 'dealing', ?)",
                     (match_id, number, str(int(seed)), float(deadline), t),
                 )
                 for seat, cards in sorted(hands.items()):
@@ -540,6 +600,28 @@ class SqliteRepository:
 
     async def current_round(self, match_id: int) -> RoundRecord | None:
         return await self._run(lambda: self._current_round(match_id))
+
+    async def mark_round_open(self, round_id: int) -> bool:
+        def tx() -> bool:
+            self._changing(ROUND, round_id)
+            return 1 == self._exec(
+                "UPDATE rounds SET status = 'open' WHERE id = ? AND status = 'dealing'",
+                (round_id,),
+            )
+
+        return await self._run(tx)
+
+    async def mark_showdown_posted(self, round_id: int, message_id: int | None) -> bool:
+        def tx() -> bool:
+            self._changing(ROUND, round_id)
+            return 1 == self._exec(
+                "UPDATE rounds SET status = 'shown',"
+                " showdown_message_id = COALESCE(?, showdown_message_id),"
+                " showdown_claim_until = NULL WHERE id = ? AND status = 'scored'",
+                (message_id, round_id),
+            )
+
+        return await self._run(tx)
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         return await self._run(lambda: self._round(round_id))
@@ -618,7 +700,9 @@ class SqliteRepository:
                 " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
                 (round_id, seat),
             )
-            if row is None or row["status"] != "open" or row["submitted_at"] is not None:
+            if row is None or row["status"] not in DEALT_STATUSES:
+                return False
+            if row["submitted_at"] is not None:
                 return False
             check_setting(texts, cards_tuple(row["cards"]) or ())
             self._changing(ROUND, round_id)
@@ -655,10 +739,10 @@ class SqliteRepository:
 
         def tx() -> bool:
             self._changing(ROUND, round_id)
-            # The guard: only an open round of a playing match flips to 'scored', once.
+            # The guard: only a dealt round of a playing match flips to 'scored', once.
             flipped = self._exec(
                 "UPDATE rounds SET status = 'scored', result = ?, scored_at = ?"
-                " WHERE id = ? AND status = 'open' AND EXISTS (SELECT 1 FROM matches m"
+                f" WHERE id = ? AND status {_DEALT} AND EXISTS (SELECT 1 FROM matches m"
                 " WHERE m.id = rounds.match_id AND m.status = 'playing')",
                 (result_text, t, round_id),
             )
@@ -713,7 +797,7 @@ class SqliteRepository:
 
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
         return await self._run(
-            lambda: self._load_rounds("match_id = ? AND status = 'scored'", (match_id,))
+            lambda: self._load_rounds(f"match_id = ? AND status {_SCORED}", (match_id,))
         )
 
     async def match_totals(self, match_id: int) -> dict[int, float]:
@@ -894,7 +978,7 @@ class SqliteRepository:
                 " SELECT r.id, s.seat, m.id, m.guild_id, s.user_id, ?, ?, ?, r.scored_at, ?"
                 " FROM rounds r JOIN matches m ON m.id = r.match_id"
                 " JOIN match_seats s ON s.match_id = m.id AND s.seat = ?"
-                " WHERE r.id = ? AND r.status = 'scored' AND s.user_id IS NOT NULL"
+                f" WHERE r.id = ? AND r.status {_SCORED} AND s.user_id IS NOT NULL"
                 " ON CONFLICT (round_id, seat) DO NOTHING",
                 (max(0.0, float(loss)), int(bool(counted)), text, t, seat, round_id),
             )
@@ -913,7 +997,7 @@ class SqliteRepository:
             lambda: self._all(
                 "SELECT h.round_id, h.seat FROM hands h JOIN rounds r ON r.id = h.round_id"
                 " JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
-                " WHERE r.status = 'scored' AND r.scored_at >= ? AND s.user_id IS NOT NULL"
+                f" WHERE r.status {_SCORED} AND r.scored_at >= ? AND s.user_id IS NOT NULL"
                 " AND NOT EXISTS (SELECT 1 FROM hand_reviews v"
                 "  WHERE v.round_id = h.round_id AND v.seat = h.seat)"
                 " ORDER BY r.scored_at, h.round_id, h.seat LIMIT ?",
@@ -1056,7 +1140,7 @@ class SqliteRepository:
 
     @staticmethod
     def _finished_where(guild_id: int, user_id: int | None) -> tuple[str, list[Any]]:
-        where = "guild_id = ? AND status = 'finished'"
+        where = f"guild_id = ? AND status {_FINISHED}"
         if user_id is None:
             return where, [guild_id]
         where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"

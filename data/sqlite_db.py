@@ -153,35 +153,53 @@ def apply_migrations(db: sqlite3.Connection, migrations: list[Migration]) -> lis
         " applied_at REAL NOT NULL)"
     )
     applied: list[int] = []
-    for migration in migrations:
-        if migration.version in applied_versions(db):
-            continue
-        # executescript() commits any open transaction before it runs, so the whole unit is
-        # one script: BEGIN, the record, the migration; the COMMIT follows once it all ran.
-        # The record goes first: if another process applied this version meanwhile, its
-        # primary key fails before any DDL runs, and we skip it.
-        script = (
-            "BEGIN IMMEDIATE;\n"
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES "
-            f"({migration.version:d}, '{migration.name}', {time.time()!r});\n"
-            f"{migration.sql()}\n"
-        )
-        try:
-            db.executescript(script)
-            db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
+    # Foreign keys are off while migrations run (SQLite's procedure for rebuilding a table:
+    # dropping a parent would delete its children) and checked before each COMMIT.
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for migration in migrations:
             if migration.version in applied_versions(db):
                 continue
-            raise
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        log.info("applied SQLite migration %04d_%s", migration.version, migration.name)
-        applied.append(migration.version)
+            if _apply(db, migration):
+                applied.append(migration.version)
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
     return applied
+
+
+def _apply(db: sqlite3.Connection, migration: Migration) -> bool:
+    """Apply one migration in its own transaction; False if another process applied it
+    meanwhile."""
+    # executescript() commits any open transaction before it runs, so the whole unit is
+    # one script: BEGIN, the record, the migration; the COMMIT follows once it all ran.
+    # The record goes first: if another process applied this version meanwhile, its
+    # primary key fails before any DDL runs, and we skip it.
+    script = (
+        "BEGIN IMMEDIATE;\n"
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES "
+        f"({migration.version:d}, '{migration.name}', {time.time()!r});\n"
+        f"{migration.sql()}\n"
+    )
+    try:
+        db.executescript(script)
+        broken = db.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise sqlite3.IntegrityError(
+                f"migration {migration.version:04d} breaks foreign keys: {broken[:5]}"
+            )
+        db.execute("COMMIT")
+    except sqlite3.IntegrityError:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if migration.version in applied_versions(db):
+            return False
+        raise
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    log.info("applied SQLite migration %04d_%s", migration.version, migration.name)
+    return True
 
 
 async def migrate(conn: SqliteConnection, migrations: list[Migration] | None = None) -> list[int]:

@@ -245,6 +245,7 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (3, "any_catalogue_language"),
         (4, "hand_reviews"),
         (5, "timers"),
+        (6, "round_life"),
     ]
     assert set(TABLES) <= tables
     await repo.close()
@@ -703,7 +704,7 @@ async def test_start_round_is_idempotent_and_needs_a_playing_match(repo: Reposit
     hands = the_deal(3, 42)
     big_seed = 2**70 + 3
     r1 = await repo.start_round(m.id, 1, big_seed, T0 + 120, hands, now=T0)
-    assert (r1.number, r1.seed, r1.deadline, r1.status) == (1, big_seed, T0 + 120, "open")
+    assert (r1.number, r1.seed, r1.deadline, r1.status) == (1, big_seed, T0 + 120, "dealing")
     assert [(h.seat, list(h.cards)) for h in r1.hands] == sorted(hands.items())
     assert r1.hand(0).submitted_at is None and r1.pending_seats == (0, 1, 2)
     again = await repo.start_round(m.id, 1, 999, T0 + 999, the_deal(3, 7), now=T0 + 5)
@@ -1074,6 +1075,7 @@ async def test_resume_after_reopen(db: Db) -> None:
     await repo.submit_hand(rnd.id, 1, *split(hands[1]), "six_pairs", False, now=T0 + 300)
     await repo.set_round_messages(rnd.id, status_message_id=9001)
     await repo.set_dm_message(rnd.id, 0, 31, 32)
+    assert await repo.mark_round_open(rnd.id)
     lobby = await new_match(repo, channel=20, host=500)
     before_match = await repo.get_match(m.id)
     before_round = await repo.get_round(rnd.id)
@@ -1304,7 +1306,7 @@ async def test_transactions_waiting_together_commit_together_each_all_or_nothing
     assert isinstance(results[1], ValueError) and "no hand for seat 7" in str(results[1])
     assert (await repo.get_match(m.id)).lobby_message_id == 777
     stored = await repo.get_round(rnd.id)
-    assert stored.status == "open" and stored.status_message_id == 888
+    assert stored.status == "dealing" and stored.status_message_id == 888
     assert all(h.points is None for h in stored.hands)
     assert await repo.match_totals(m.id) == {0: 0.0, 1: 0.0, 2: 0.0}
     assert await repo.score_round(rnd.id, {}, three_scores())  # and it still scores once

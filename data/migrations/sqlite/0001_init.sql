@@ -1,4 +1,4 @@
--- 0001: initial schema. Applied inside one transaction by data/db.py, which also records
+-- 0001: initial schema. Applied inside one transaction by data/sqlite_db.py, which also records
 -- it in schema_migrations. Do not put BEGIN/COMMIT in migration files.
 -- Times are unix seconds (REAL). Card lists are space-separated codes ("AS KD 2C").
 -- JSON columns hold TEXT. Booleans are 0/1 INTEGERs.
