@@ -381,7 +381,8 @@ async def sqlite_side_run(db: Path, samples: int) -> dict[str, list[float]]:
         r[0]
         for r in dst.execute(
             "SELECT m.id FROM matches m WHERE m.status = 'cancelled' AND"
-            " (SELECT count(*) FROM rounds r WHERE r.match_id = m.id AND status = 'scored') > 0"
+            " (SELECT count(*) FROM rounds r WHERE r.match_id = m.id"
+            " AND status IN ('scored', 'shown')) > 0"
             " ORDER BY m.id LIMIT ?",
             (samples,),
         )
@@ -439,7 +440,8 @@ def score_lag(db: Path) -> list[float]:
     with contextlib.closing(sqlite3.connect(db)) as conn:
         rows = conn.execute(
             "SELECT r.scored_at - max(h.submitted_at) FROM rounds r"
-            " JOIN hands h ON h.round_id = r.id WHERE r.status = 'scored' GROUP BY r.id"
+            " JOIN hands h ON h.round_id = r.id WHERE r.status IN ('scored', 'shown')"
+            " GROUP BY r.id"
         ).fetchall()
     return [r[0] for r in rows if r[0] is not None]
 
@@ -450,7 +452,8 @@ async def score_lag_pg(url: str) -> list[float]:
     try:
         rows = await conn.fetch(
             "SELECT EXTRACT(EPOCH FROM r.scored_at - max(h.submitted_at)) FROM rounds r"
-            " JOIN hands h ON h.round_id = r.id WHERE r.status = 'scored' GROUP BY r.id"
+            " JOIN hands h ON h.round_id = r.id WHERE r.status IN ('scored', 'shown')"
+            " GROUP BY r.id"
         )
     finally:
         await conn.close()
@@ -461,7 +464,7 @@ REVIEWS_SQL = (
     "SELECT (SELECT COUNT(*) FROM hand_reviews),"
     " (SELECT COUNT(*) FROM hands h JOIN rounds r ON r.id = h.round_id"
     "  JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
-    "  WHERE r.status = 'scored' AND s.user_id IS NOT NULL)"
+    "  WHERE r.status IN ('scored', 'shown') AND s.user_id IS NOT NULL)"
 )
 
 

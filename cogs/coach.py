@@ -24,7 +24,7 @@ from cogs import embeds, views
 from cogs.replies import tell, user_lang
 from cogs.table_base import TableServices, preset_of, rows_of
 from cogs.worker_pool import Priority
-from data.repository import HandRecord, MatchRecord, RoundRecord, RoundStatus
+from data.repository import HandRecord, MatchRecord, RoundRecord
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class Coach:
         lang = await user_lang(self.repo, interaction)
         rnd = await self.repo.get_round(round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
-        if rnd is None or match is None or rnd.status != RoundStatus.SCORED:
+        if rnd is None or match is None or not rnd.scored:
             await tell(interaction, t("ans.stale", lang))
             return
         if interaction.guild_id is None:  # in a DM: the table's language, as its builder

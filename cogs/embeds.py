@@ -14,7 +14,7 @@ from capsa.match import Standing
 from capsa.names import special_name
 from capsa.scoring import RoundResult
 from capsa.showdown import pair_line, player_lines, signed, totals_lines
-from data.repository import MatchRecord, RoundRecord, RoundStatus
+from data.repository import MatchRecord, RoundRecord
 
 GREEN = discord.Colour(0x1F8B4C)
 GOLD = discord.Colour(0xE2B53E)
@@ -59,7 +59,7 @@ def lobby_embed(match: MatchRecord, lang: str, closed_key: str | None = None) ->
 
 
 def status_embed(match: MatchRecord, rnd: RoundRecord, lang: str) -> discord.Embed:
-    done = rnd.status != RoundStatus.OPEN or rnd.all_submitted
+    done = rnd.scored or rnd.all_submitted
     embed = discord.Embed(
         title=t("round.title", lang, k=rnd.number, n=match.rounds_total),
         colour=GREY if done else GREEN,

@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 class Driver(StrEnum):
     """What asked the table to move on."""
 
-    CLICK = "click"  # a person (Start, Next, a submitted hand, a command)
+    CLICK = "click"  # a person (Start, a submitted hand, a command)
+    NEXT = "next"  # Next pressed on a showdown (which has lost the button already)
     CLOCK = "clock"  # the table's clock timer came due
     WATCHDOG = "watchdog"  # the process doing the table's steps died, or failed
 
@@ -110,7 +111,8 @@ class TableFlow:
                     step.step,
                     step.number,
                 )
-                early = None
+                if asked:  # (the showdown it was pressed on may still be being posted)
+                    early = None
                 if not (asked or step.is_due(time.time())):
                     await scheduler.schedule(
                         match_id, TimerKind.CLOCK, self.clock(step), step.due - time.time()

@@ -25,7 +25,7 @@ from cogs.replies import tell, user_lang
 from cogs.table_base import TableServices, preset_of, rows_of
 from cogs.views import BuilderAction
 from cogs.worker_pool import Priority
-from data.repository import MatchRecord, MatchStatus, RoundRecord, RoundStatus
+from data.repository import MatchRecord, MatchStatus, RoundRecord
 
 if TYPE_CHECKING:
     from capsa.solver import Arrangement
@@ -145,7 +145,7 @@ class HandBuilder:
         if interaction.guild_id is None:  # in a DM: the table's language, as its builder
             lang = match.language
         rnd = await self.repo.current_round(match.id)
-        if rnd is None or rnd.status != RoundStatus.OPEN:
+        if rnd is None or rnd.scored:
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat.seat]
@@ -186,7 +186,7 @@ class HandBuilder:
         if owner is None or owner.user_id != interaction.user.id:
             await tell(interaction, t("hand.not_yours", lang))
             return
-        if rnd.status != RoundStatus.OPEN or match.status != MatchStatus.PLAYING:
+        if rnd.scored or match.status != MatchStatus.PLAYING:
             await tell(interaction, t("hand.round_over", lang))
             return
         hand = rnd.hands[seat]

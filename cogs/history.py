@@ -331,7 +331,7 @@ async def show_replay(
     if match is None or match.guild_id != interaction.guild_id:
         await tell(interaction, t("rp.unknown", lang, id=match_id))
         return
-    if match.status != MatchStatus.FINISHED:
+    if not match.finished:
         key = "rp.cancelled" if match.status == MatchStatus.CANCELLED else "rp.playing"
         await tell(interaction, t(key, lang, id=match_id))
         return

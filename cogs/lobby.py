@@ -325,11 +325,7 @@ class Lobby:
         ends. Only someone who sat at the match may press it."""
         lang = await user_lang(self.repo, interaction)
         match = await self.repo.get_match(match_id)
-        if (
-            match is None
-            or match.status != MatchStatus.FINISHED
-            or match.guild_id != interaction.guild_id
-        ):
+        if match is None or not match.finished or match.guild_id != interaction.guild_id:
             await tell(interaction, t("ans.stale", lang))
             return
         if match.seat_of(interaction.user.id) is None:

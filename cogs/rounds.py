@@ -40,7 +40,6 @@ from data.repository import (
     MatchStatus,
     NotPlaying,
     RoundRecord,
-    RoundStatus,
     SeatRecord,
 )
 
@@ -98,7 +97,7 @@ class Rounds:
             return False
         if rnd.seed != seed:
             return False
-        if shown is not None and driver != Driver.CLICK:
+        if shown is not None and driver != Driver.NEXT:
             self.services.scheduler.spawn(self._drop_next_button(match, shown))
         return True
 
@@ -395,7 +394,7 @@ class Rounds:
         if current is not None and current.number > number:  # an old showdown's button
             await tell(interaction, t("ans.next_started", lang, k=current.number))
             return
-        if current is None or current.number != number or current.status != RoundStatus.SHOWN:
+        if current is None or current.number != number or not current.scored:
             await tell(interaction, t("ans.next_wait", lang))
             return
         lang = match.language  # the showdown's own buttons stay in the table's language
@@ -403,7 +402,7 @@ class Rounds:
             view=views.showdown_view(match_id, number, current.id, lang, next_button=False)
         )
         await self.flow.advance(
-            match_id, Driver.CLICK, now=Next(Step.DEAL, time.time(), number=number + 1)
+            match_id, Driver.NEXT, now=Next(Step.DEAL, time.time(), number=number + 1)
         )
 
     async def _drop_next_button(self, match: MatchRecord, shown: RoundRecord) -> None:

@@ -633,6 +633,16 @@ class PostgresRepository:
         found = _rounds(await self._pool.fetch(f"{_ROUND_ROWS} WHERE r.id = $1", round_id))
         return found[0] if found else None
 
+    async def set_round_deadline(self, round_id: int, deadline: float) -> bool:
+        async with self._write() as conn:
+            await conn.fetchrow(_LOCK_MATCH_OF_ROUND, round_id)
+            return 1 == await self._exec(
+                conn,
+                "UPDATE rounds SET deadline = $2 WHERE id = $1 AND status IN ('dealing', 'open')",
+                round_id,
+                ts(deadline),
+            )
+
     async def mark_round_open(self, round_id: int) -> bool:
         async with self._write() as conn:
             await conn.fetchrow(_LOCK_MATCH_OF_ROUND, round_id)

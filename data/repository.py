@@ -433,6 +433,11 @@ class Repository(Protocol):
         round the first one stored (compare the seed)."""
         ...
 
+    async def set_round_deadline(self, round_id: int, deadline: float) -> bool:
+        """Move a round's deadline (unix seconds) while it is being dealt or set; True if
+        it moved."""
+        ...
+
     async def mark_round_open(self, round_id: int) -> bool:
         """DEALING -> OPEN (the computers' rows, the status message and the DMs are done);
         True only for the caller that made the change."""

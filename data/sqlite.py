@@ -601,6 +601,16 @@ class SqliteRepository:
     async def current_round(self, match_id: int) -> RoundRecord | None:
         return await self._run(lambda: self._current_round(match_id))
 
+    async def set_round_deadline(self, round_id: int, deadline: float) -> bool:
+        def tx() -> bool:
+            self._changing(ROUND, round_id)
+            return 1 == self._exec(
+                "UPDATE rounds SET deadline = ? WHERE id = ? AND status IN ('dealing', 'open')",
+                (deadline, round_id),
+            )
+
+        return await self._run(tx)
+
     async def mark_round_open(self, round_id: int) -> bool:
         def tx() -> bool:
             self._changing(ROUND, round_id)

@@ -185,20 +185,24 @@ async def new_lobby(repo, *, host=ALICE, seats=3, channel=CHANNEL, language="en"
     )
 
 
-async def playing_round(repo):
-    """Alice (seat 0, host) and bob (seat 1) in round 1 of a started match."""
+async def playing_round(repo, *, countdown: float = 120):
+    """Alice (seat 0, host) and bob (seat 1) in round 1 of a started match, dealt and open,
+    its deadline ``countdown`` seconds away (0 or less: it has run out)."""
     match = await new_lobby(repo, seats=2)
     await repo.add_seat(match.id, BOB, "bob")
     assert await repo.start_match(match.id)
     rnd = await repo.start_round(
-        match.id, 1, 12345, time.time() + 120, {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+        match.id, 1, 12345, time.time() + countdown, {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
     )
-    return await repo.get_match(match.id), rnd
+    assert await repo.mark_round_open(rnd.id)
+    return await repo.get_match(match.id), await repo.get_round(rnd.id)
 
 
-async def dealt_round(repo, hands: dict[int, str], *, computer: bool = False, language="en"):
-    """Round 1 of a started two-seat match with these hands: alice (seat 0, host) and bob,
-    or a computer player, in seat 1."""
+async def dealt_round(
+    repo, hands: dict[int, str], *, computer: bool = False, language="en", countdown=120.0
+):
+    """Round 1 of a started two-seat match with these hands, dealt and open: alice (seat 0,
+    host) and bob, or a computer player, in seat 1; its deadline ``countdown`` s away."""
     match = await new_lobby(repo, seats=2, language=language)
     if computer:
         await repo.add_seat(match.id, None, "Computer 1", "normal")
@@ -206,8 +210,9 @@ async def dealt_round(repo, hands: dict[int, str], *, computer: bool = False, la
         await repo.add_seat(match.id, BOB, "bob")
     assert await repo.start_match(match.id)
     dealt = {seat: hand.split() for seat, hand in hands.items()}
-    rnd = await repo.start_round(match.id, 1, 12345, time.time() + 120, dealt)
-    return await repo.get_match(match.id), rnd
+    rnd = await repo.start_round(match.id, 1, 12345, time.time() + countdown, dealt)
+    assert await repo.mark_round_open(rnd.id)
+    return await repo.get_match(match.id), await repo.get_round(rnd.id)
 
 
 async def hand_of(repo, rnd, seat: int = 0):

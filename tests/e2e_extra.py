@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Mapping, Sequence
 
 import pytest
@@ -19,6 +20,7 @@ from capsa.presets import SPECIALS, Preset
 from capsa.scoring import RoundResult, Seat, score_round
 from capsa.showdown import pair_line
 from capsa.specials import available
+from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from cogs.tables import tables_of
 from tests.e2e import cards_in
@@ -189,10 +191,10 @@ def rig_deal(
 
 
 async def expire_countdown(bot, match_id: int, round_id: int) -> None:
-    """Let the countdown of an open round run out now instead of in 30+ seconds: do exactly
-    the bot's deadline timer to now (``scheduler.schedule(match, CLOSE_ROUND, round, 0)``),
-    so the timer fires as it would at the deadline. (Closing a round reads no deadline, so
-    the stored one is left as the bot wrote it; the repository has no call to change it.)
-    """
+    """Let the countdown of an open round run out now instead of in 30+ seconds: its
+    deadline moves to now, and the table's clock is set for it, as the bot sets it."""
     tables = tables_of(bot)
-    await tables.scheduler.schedule(match_id, TimerKind.CLOSE_ROUND, round_id, 0)
+    assert await bot.repo.set_round_deadline(round_id, time.time())
+    rnd = await bot.repo.get_round(round_id)
+    clock = Clock(Step.CLOSE, rnd.number).encode()
+    await tables.scheduler.schedule(match_id, TimerKind.CLOCK, clock, 0)

@@ -19,6 +19,7 @@ from discord.ext import commands
 import bot as bot_module
 import cogs.capsa
 from bot import CapsaBot, Config
+from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from cogs.tables import CAPSA_COG, tables_of
 from tests.cog_helpers import (
@@ -311,7 +312,8 @@ async def test_the_cog_owns_the_tables_registers_components_and_resumes(opened_b
     assert set(store._dynamic_items.values()) == set(cogs.capsa.DYNAMIC_ITEMS)
     assert tables.coach.after_every_showdown is bot.config.coach
     # resumed: the lobby's expiry is armed, and this process claims the due timers
-    assert await tables.scheduler.pending(lobby.id) == {TimerKind.LOBBY_EXPIRE: 0}
+    expiry = Clock(Step.EXPIRE_LOBBY).encode()
+    assert await tables.scheduler.pending(lobby.id) == {TimerKind.CLOCK: expiry}
     claiming = tables.scheduler._loop
     assert claiming is not None and not claiming.done()
 

@@ -11,6 +11,7 @@ import pytest
 from capsa.i18n import t
 from capsa.presets import PRESETS
 from cogs import views
+from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from cogs.views import LobbyAction
 from tests.cog_helpers import (
@@ -101,7 +102,7 @@ async def test_a_manager_adds_a_computer(fake_bot, repo) -> None:
 async def test_the_host_cancels_the_lobby(fake_bot, repo) -> None:
     match = await new_lobby(repo, language="id")
     scheduler = fake_bot.tables.scheduler
-    await scheduler.schedule(match.id, TimerKind.LOBBY_EXPIRE, 0, 600)
+    await scheduler.schedule(match.id, TimerKind.CLOCK, Clock(Step.EXPIRE_LOBBY).encode(), 600)
     ix = await press(fake_bot, match.id, "cancel", ALICE)
     kwargs = edited(ix)
     assert kwargs["view"] is None
@@ -115,6 +116,7 @@ async def test_the_host_cancels_the_lobby(fake_bot, repo) -> None:
 async def test_a_manager_starts_and_computers_fill_the_seats(fake_bot, repo) -> None:
     match = await new_lobby(repo, seats=3)
     ix = await press(fake_bot, match.id, "start", EVE, manage_guild=True)
+    await fake_bot.tables.scheduler.jobs_done()  # round 1 is dealt once the click is done
     kwargs = edited(ix)
     assert kwargs["view"] is None and kwargs["embed"].description == "The match has started."
     started = await repo.get_match(match.id)
@@ -129,7 +131,8 @@ async def test_a_manager_starts_and_computers_fill_the_seats(fake_bot, repo) -> 
     assert {type(c) for c in dm["view"].children} == {views.BuilderSelect, views.BuilderButton}
     assert (await repo.get_round(rnd.id)).hands[0].dm_message_id is not None
     pending = await fake_bot.tables.scheduler.pending(match.id)
-    assert pending == {TimerKind.CLOSE_ROUND: rnd.id}  # the countdown, and no lobby expiry
+    # the clock is set for the round's deadline (no lobby expiry), and no watchdog is left
+    assert pending == {TimerKind.CLOCK: Clock(Step.CLOSE, 1).encode()}
     ix = await press(fake_bot, match.id, "start", ALICE)
     assert ephemeral(ix) == "This table has already started or closed."
 
@@ -195,7 +198,7 @@ async def test_open_table_uses_server_defaults_and_posts_the_lobby(fake_bot, rep
     assert custom_ids(kwargs["view"])[0] == f"capsa:lobby:{match.id}:join"
     assert "**indocapsa**" in kwargs["embed"].description
     pending = await fake_bot.tables.scheduler.pending(match.id)
-    assert pending == {TimerKind.LOBBY_EXPIRE: 0}
+    assert pending == {TimerKind.CLOCK: Clock(Step.EXPIRE_LOBBY).encode()}
     ix = await open_(fake_bot, CAROL, seats=2, rounds=10, rules="chinese-poker", countdown=300)
     other = await repo.active_match_of_user(CAROL)
     assert other is None  # refused: the channel is busy

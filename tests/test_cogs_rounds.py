@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from unittest.mock import MagicMock
 
 import discord
@@ -13,6 +14,7 @@ import pytest
 from capsa.coach import Review, review_hand
 from capsa.presets import get_preset
 from capsa.solver import arrange
+from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from tests.cog_helpers import (
     ALICE,
@@ -24,6 +26,7 @@ from tests.cog_helpers import (
     OTHER_DRAGON,
     cards,
     dealt_round,
+    new_lobby,
     playing_round,
 )
 
@@ -55,12 +58,12 @@ async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
 async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     tables = fake_bot.tables
-    tables.rounds.next_round_seconds = 0
+    tables.flow.pause = 0
     for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
         rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
         codes = [[c.code for c in row] for row in rows]
         assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
-    await tables.rounds.close_round(match.id, rnd.id)
+    await tables.rounds.close_round(match.id)
     shown = await repo.get_round(rnd.id)
     assert shown.showdown_message_id is not None
     for _ in range(300):
@@ -82,9 +85,9 @@ async def test_when_the_pause_runs_out_the_next_round_starts_and_next_goes(fake_
 
 
 async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bot, repo) -> None:
-    """The round was scored, then posting failed: the next close_round posts the showdown
+    """The round was scored, then posting failed: the next call posts the showdown
     and updates the status message too (it is not left saying "waiting")."""
-    match, rnd = await playing_round(repo)
+    match, rnd = await playing_round(repo, countdown=-1)
     await repo.set_round_messages(rnd.id, status_message_id=4242)
     tables = fake_bot.tables
     real_post = tables.rounds._post_showdown
@@ -98,11 +101,11 @@ async def test_a_showdown_posted_by_a_later_call_also_updates_the_status(fake_bo
 
     tables.rounds._post_showdown = post_once
     with pytest.raises(discord.DiscordServerError):
-        await tables.rounds.close_round(match.id, rnd.id)
+        await tables.rounds.close_round(match.id)
     assert (await repo.get_round(rnd.id)).status == "scored"
     status = fake_bot.get_partial_messageable(CHANNEL).get_partial_message(4242)
     assert status.edit.await_count == 0
-    await tables.rounds.close_round(match.id, rnd.id)
+    await tables.rounds.close_round(match.id)
     assert (await repo.get_round(rnd.id)).showdown_message_id is not None
     assert status.edit.await_count == 1
     assert status.edit.await_args.kwargs["view"] is None  # "Show my hand" is gone
@@ -113,7 +116,7 @@ async def test_a_person_who_runs_out_of_time_plays_rows_never_a_special(fake_bot
     solver would declare, and on a computer seat that had not set yet. Alice gets the best
     ordinary rows, undeclared (only its holder declares a special, RULES §4); the computer
     decides as computers do."""
-    match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON}, computer=True)
+    match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON}, computer=True, countdown=-1)
     assert match.timeout_action == "auto"
     preset = get_preset("standard")
     solvers = [
@@ -121,9 +124,9 @@ async def test_a_person_who_runs_out_of_time_plays_rows_never_a_special(fake_bot
         for s, h in enumerate((DRAGON, OTHER_DRAGON))
     ]
     assert [s.declare for s in solvers] == ["dragon", "dragon"], "the solver declares both"
-    await fake_bot.tables.rounds.close_round(match.id, rnd.id)
+    await fake_bot.tables.rounds.close_round(match.id)
     scored = await repo.get_round(rnd.id)
-    assert scored.status == "scored"
+    assert scored.status == "shown"  # scored, and its showdown posted
     alice, computer = scored.hands
     assert alice.auto and alice.declare is None and not alice.fouled
     ordinary = [[c.code for c in row] for row in solvers[0].ordinary]
@@ -139,14 +142,14 @@ async def test_a_person_who_runs_out_of_time_plays_rows_never_a_special(fake_bot
 
 async def _played_round(repo, tables):
     match, rnd = await playing_round(repo)
-    tables.rounds.next_round_seconds = 3600  # no next deal during the test
+    tables.flow.pause = 3600  # no next deal during the test
     settings = {}
     for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
         rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
         settings[seat] = rows
         codes = [[c.code for c in row] for row in rows]
         assert await repo.submit_hand(rnd.id, seat, *codes, None, fouled=False)
-    await tables.rounds.close_round(match.id, rnd.id)
+    await tables.rounds.close_round(match.id)
     await tables.scheduler.jobs_done()  # the background reviews, to the end
     return match, rnd, settings
 
@@ -175,42 +178,58 @@ async def test_with_the_coach_off_hands_are_reviewed_only_when_asked(fake_bot, r
     assert await repo.hand_review(rnd.id, 0) is None
 
 
-async def test_closing_a_round_keeps_the_countdown_of_a_round_dealt_meanwhile(
+async def test_a_late_call_for_a_closed_round_keeps_the_next_rounds_deadline(
     fake_bot, repo
 ) -> None:
-    """Another process dealt the next round while this one was closing the last: the
-    closing drops its own round's countdown only, not the new round's."""
+    """Another process dealt the next round while this one was closing the last: a late call
+    for the table reads its latest round and sets the clock for that round's deadline, not
+    for anything of the round before; the old showdown is posted once."""
     tables = fake_bot.tables
     match, rnd = await playing_round(repo)
-    tables.rounds.next_round_seconds = 3600
+    tables.flow.pause = 3600
     for seat, hand in ((0, ALICE_HAND), (1, BOB_HAND)):
         rows = arrange(cards(hand), get_preset("standard"), "easy", 1, seed=1).ordinary
         assert await repo.submit_hand(
             rnd.id, seat, *[[c.code for c in r] for r in rows], None, False
         )
-    newer = rnd.id + 1000  # the next round's id, as the other process set its countdown
-    await tables.scheduler.schedule(match.id, TimerKind.CLOSE_ROUND, newer, 3600)
-    await tables.rounds.close_round(match.id, rnd.id)
-    pending = await tables.scheduler.pending(match.id)
-    assert pending == {TimerKind.CLOSE_ROUND: newer, TimerKind.NEXT_ROUND: 2}
+    await tables.rounds.close_round(match.id)
+    assert await tables.scheduler.pending(match.id) == {
+        TimerKind.CLOCK: Clock(Step.DEAL, 2).encode()
+    }
+    hands = {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+    second = await repo.start_round(match.id, 2, 777, time.time() + 600, hands)  # elsewhere
+    assert await repo.mark_round_open(second.id)
+    channel = fake_bot.get_partial_messageable(CHANNEL)
+    posts = channel.send.await_count
+    await tables.rounds.close_round(match.id)  # late, for round 1
+    assert await tables.scheduler.pending(match.id) == {
+        TimerKind.CLOCK: Clock(Step.CLOSE, 2).encode()
+    }
+    assert channel.send.await_count == posts  # nothing posted again
+    assert (await repo.get_round(second.id)).status == "open"
 
 
 async def test_a_round_dealt_by_a_process_that_died_gets_its_timers_and_its_deal(
     fake_bot, repo
 ) -> None:
-    """The round was stored, then its dealer died before setting its timers: the next
-    start_next (the Next timer, run again by another process) sets them and the deal is
-    finished."""
+    """The round was stored, then its dealer died before it held the watchdog: a process
+    that starts (or any call) leaves the table a watchdog, which finishes the deal and sets
+    the clock for the round's deadline."""
     tables = fake_bot.tables
-    match, rnd = await playing_round(repo)  # stored, no timers, nobody told
-    assert await tables.scheduler.pending(match.id) == {}
-    await tables.rounds.start_next(match.id, 1)
-    pending = await tables.scheduler.pending(match.id)
-    assert pending.get(TimerKind.CLOSE_ROUND) == rnd.id
+    match = await new_lobby(repo, seats=2)
+    await repo.add_seat(match.id, BOB, "bob")
+    assert await repo.start_match(match.id)
+    hands = {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+    rnd = await repo.start_round(match.id, 1, 12345, time.time() + 120, hands)
+    assert rnd.status == "dealing" and await tables.scheduler.pending(match.id) == {}
+    await tables.flow.resume(match.id)
     for _ in range(500):
         prepared = await repo.get_round(rnd.id)
-        if all(h.dm_message_id is not None for h in prepared.hands):
+        if prepared.status == "open":
             break
         await asyncio.sleep(0.01)
     assert prepared.status_message_id is not None  # the deal's status message is out
     assert all(h.dm_message_id is not None for h in prepared.hands)  # and the DMs
+    await tables.scheduler.idle()
+    pending = await tables.scheduler.pending(match.id)
+    assert pending == {TimerKind.CLOCK: Clock(Step.CLOSE, 1).encode()}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-
 import time
 
 from cogs.life import Clock, Step

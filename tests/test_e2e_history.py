@@ -263,7 +263,7 @@ async def test_rematch_opens_the_same_table_and_pings_the_players(fake_discord, 
             "bot_level", "timeout_action", "seats_count", "language",
         )  # fmt: skip
         assert {k: new[k] for k in same} == {k: old[k] for k in same}
-        assert (old["status"], new["status"], new["host_id"]) == ("finished", "lobby", bob.id)
+        assert (old["status"], new["status"], new["host_id"]) == ("ended", "lobby", bob.id)
         seated = conn.execute(
             "SELECT seat, user_id, is_bot, level FROM match_seats WHERE match_id = ? ORDER BY seat",
             (new["id"],),

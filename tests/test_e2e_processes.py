@@ -157,13 +157,12 @@ async def test_the_countdown_fires_when_the_tables_process_is_killed(
         # the deadline arrives: what the 300 s would do, at once
         conn = await asyncpg.connect(pg_url)
         try:
-            moved = await conn.execute(
-                "UPDATE timers SET due_at = now() WHERE kind = 'close_round'"
-            )
+            ended = await conn.execute("UPDATE rounds SET deadline = now() WHERE status = 'open'")
+            moved = await conn.execute("UPDATE timers SET due_at = now() WHERE kind = 'clock'")
             await conn.execute("NOTIFY capsa_timers")
         finally:
             await conn.close()
-        assert moved == "UPDATE 1"
+        assert (ended, moved) == ("UPDATE 1", "UPDATE 1")
         showdown = await fake.wait_for_message(
             chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=30
         )

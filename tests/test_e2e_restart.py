@@ -72,7 +72,7 @@ async def test_restart_mid_round_keeps_submissions_deadline_and_buttons(fake_dis
         await asyncio.sleep(0.5)
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT count(*) FROM rounds").fetchone() == (1,)
-            assert conn.execute("SELECT status FROM rounds").fetchone() == ("scored",)
+            assert conn.execute("SELECT status FROM rounds").fetchone() == ("shown",)
             points = conn.execute("SELECT points FROM hands WHERE points IS NOT NULL").fetchall()
             assert len(points) == 4 and sum(p for (p,) in points) == 0
             auto = conn.execute("SELECT seat FROM hands WHERE auto = 1").fetchall()

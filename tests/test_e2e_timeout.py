@@ -22,6 +22,7 @@ import re
 from capsa.cards import parse_cards
 from capsa.presets import get_preset
 from capsa.solver import arrange
+from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder, warung
@@ -55,7 +56,8 @@ async def _round_where_bob_times_out(fake, bot, chan, alice, bob):
     scheduler = tables_of(bot).scheduler
 
     async def armed() -> bool:  # the deadline timer
-        return (await scheduler.pending(match.id)).get(TimerKind.CLOSE_ROUND) == rnd.id
+        deadline = Clock(Step.CLOSE, rnd.number).encode()
+        return (await scheduler.pending(match.id)).get(TimerKind.CLOCK) == deadline
 
     await eventually(armed)
     await play_builder(alice, dm_a)
@@ -94,7 +96,7 @@ async def test_timeout_auto_arranges_and_marks_auto(fake_discord, tmp_path, monk
         assert_showdown_is_engines(showdown, engine_result(showdown, preset))
 
         scored = await bot.repo.get_round(rnd.id)
-        assert scored.status == "scored"
+        assert scored.status == "shown"  # scored, and its showdown posted
         assert scored.hands[1].auto and not scored.hands[1].fouled
         assert not scored.hands[0].auto
 
@@ -156,7 +158,8 @@ async def test_countdown_runs_even_if_the_status_message_cannot_be_posted(fake_d
         scheduler = tables_of(bot).scheduler
 
         async def armed() -> bool:  # the deadline timer
-            return TimerKind.CLOSE_ROUND in await scheduler.pending(match.id)
+            clock = (await scheduler.pending(match.id)).get(TimerKind.CLOCK)
+            return clock == Clock(Step.CLOSE, 1).encode()
 
         await eventually(armed, timeout=3)
 
