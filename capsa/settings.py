@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from capsa.i18n import LANGS
 from capsa.match import MATCH_LENGTHS
@@ -88,7 +88,7 @@ class TableSetting(Generic[T]):
         if self.choices:
             return value in self.choices
         low, high = self.bounds
-        return low <= value <= high  # type: ignore[operator]  # an int, checked above
+        return isinstance(value, int) and low <= value <= high
 
     def check(self, value: object) -> T:
         """``value`` as stored (text in its canonical case: "zh-cn" -> "zh-CN"), or
@@ -103,7 +103,7 @@ class TableSetting(Generic[T]):
             value = canonical.get(value.strip().lower(), value)
         if not self.allows(value):
             raise ValueError(f"{self.name} must be {self.allowed()}, not {value!r}")
-        return value  # type: ignore[return-value]  # allows() checked its type
+        return cast(T, value)  # allows() checked its type
 
     def allowed(self) -> str:
         """What the setting allows, as an error names it: "one of 5, 10", "between 2 and 4"."""
