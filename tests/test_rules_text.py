@@ -14,6 +14,7 @@ from capsa.i18n import LANGS, catalog
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.rules_text import (
+    COMMAND_GROUP,
     MAX_BODY,
     MAX_HEADING,
     MAX_INTRO,
@@ -27,6 +28,7 @@ from capsa.rules_text import (
 )
 from capsa.scoring import Seat, score_round
 from capsa.settings import ROUNDS, SEATS
+from cogs.capsa import Capsa
 
 # The languages whose wording the tests below check; the limits are checked for all LANGS.
 WORDED = ("en", "id")
@@ -550,3 +552,18 @@ def test_the_overview_reads_seats_and_rounds_from_the_settings_table():
     assert f"for {low} to {high} players" in page.intro
     match = section(page, "Winning a match")
     assert f"({ROUNDS.default} by default, {min(ROUNDS.choices)} for a short one)" in match
+
+
+def test_rules_command_reads_the_keys_the_command_tree_is_translated_from():
+    """One home for a command's localized name: the /capsa rules command, its topic option
+    and the topic choices carry the catalogue keys rules_command names them by."""
+    assert Capsa.__cog_group_name__ == COMMAND_GROUP
+    command = next(c for c in Capsa.__cog_app_commands__ if c.name == "rules")
+    option = command._params["topic"]
+    for lang in LANGS:
+        cat = catalog(lang)
+        assert rules_command(lang) == f"/{COMMAND_GROUP} {cat[command._locale_name.extras['key']]}"
+        for choice in option.choices:
+            topic_name = cat[choice._locale_name.extras["key"]]
+            option_name = cat[option._rename.extras["key"]]
+            assert rules_command(lang, choice.value).endswith(f" {option_name}:{topic_name}")
