@@ -44,14 +44,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from capsa import solver_model
 from capsa.cards import DECK, deal
-from capsa.evaluator import C3, C5, MASK5, HandTables, find_specials
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange, keep_memory
-from capsa.solver_mc import candidate_rows, score_with, set_hands, subset_keys
-from capsa.solver_model import RowModel, best_special, normal_splits, preset_key, value_table
+from capsa.solver import model as solver_model
+from capsa.solver.evaluator import C3, C5, MASK5, HandTables, find_specials
+from capsa.solver.model import RowModel, best_special, normal_splits, preset_key, value_table
+from capsa.solver.monte_carlo import candidate_rows, score_with, set_hands, subset_keys
 
 PRESET = get_preset("standard")
 SEED = 424242
@@ -376,7 +376,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--old-tables",
         help="row tables (.npz) for a 'normal-old' level in --pairings, e.g. the tables of "
-        "an earlier commit: git show REV:capsa/row_tables.npz > old.npz",
+        "an earlier commit: git show REV:capsa/solver/row_tables.npz > old.npz"
+        " (capsa/row_tables.npz before the solver was a package)",
     )
     parser.add_argument(
         "--no-keep-memory",

@@ -25,7 +25,7 @@ from capsa.match import seat_from_dict
 from capsa.names import row_name
 from capsa.play import cmd_play
 from capsa.presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
-from capsa.rules_text import TOPICS, RulesPage, rules_page
+from capsa.rules_text import TOPICS, RulesPage, rules_command, rules_page
 from capsa.scoring import score_round
 from capsa.solver_cli import cmd_arrange, cmd_review
 
@@ -219,7 +219,7 @@ def rules_document(
     out = [
         f"# {t('cli.rules.doc.title', lang)}",
         "",
-        t("cli.rules.doc.made", lang, command=command_line),
+        t("cli.rules.doc.made", lang, command=command_line, cmd_rules=rules_command(lang)),
     ]
     several = len(presets) > 1
     headings = {p.name: t("cli.rules.doc.preset", lang, preset=p.name) for p in presets}

@@ -5,7 +5,7 @@
 that command prints) and scores the setting the person played on the same Monte Carlo
 deals: opponents dealt from the 39 unseen cards and set by ``normal``, each mean shrunk
 towards the row model's estimate as ``hard`` shrinks its own candidates
-(capsa.solver_mc.hard_choice). A fouled setting is scored on those deals too; a surrender
+(capsa.solver.monte_carlo.hard_choice). A fouled setting is scored on those deals too; a surrender
 costs exactly its price. What the choice cost is the best value less the played one.
 
 A review is a frozen :class:`Review`; ``to_dict``/``from_dict`` store it with the round.
@@ -21,15 +21,15 @@ from typing import Any
 import numpy as np
 
 from capsa.cards import CapsaError, Card, format_cards, parse_cards
-from capsa.evaluator import C3, C5, HandTables, find_specials
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import t
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, Preset
 from capsa.showdown import signed
-from capsa.solver import Rows, check_hand, default_seed, solve_indices
-from capsa.solver_mc import PlayedRows, hard_choice
-from capsa.solver_model import declare_value, normal_choice, special_edge, special_odds
+from capsa.solver.evaluator import C3, C5, HandTables, find_specials
+from capsa.solver.front import Rows, check_hand, default_seed, solve_indices
+from capsa.solver.model import declare_value, normal_choice, special_edge, special_odds
+from capsa.solver.monte_carlo import PlayedRows, hard_choice
 
 # A choice within this many points a hand of the best is the best: the Monte Carlo cannot
 # tell them apart, and neither can a player.

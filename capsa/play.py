@@ -30,11 +30,11 @@ from capsa.coach import Origin, review_hand, review_text
 from capsa.commands import command
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import DEFAULT_LANG, LANGS, has, t
-from capsa.match import MATCH_LENGTHS, Match
+from capsa.match import Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, Preset, get_preset
 from capsa.scoring import Seat
-from capsa.settings import LEVELS
+from capsa.settings import BOT_LEVEL, ROUNDS, SEATS
 from capsa.showdown import showdown_text, signed
 from capsa.solver import Arrangement, Rows, arrange
 from capsa.specials import find_setting, holds
@@ -79,10 +79,15 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         help="a table option, as in score: method=2-4, surrender=true, room_fee=true "
         "(repeat for several)",
     )
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--rounds", type=int, default=5, choices=MATCH_LENGTHS)
+    low, high = SEATS.bounds
+    p.add_argument("--players", type=int, default=SEATS.default, choices=range(low, high + 1))
+    # a short match by default: the terminal game is a quick one
+    p.add_argument("--rounds", type=int, default=min(ROUNDS.choices), choices=ROUNDS.choices)
     p.add_argument(
-        "--level", default="normal", choices=LEVELS, help="computer players and auto-arrange"
+        "--level",
+        default=BOT_LEVEL.default,
+        choices=BOT_LEVEL.choices,
+        help="computer players and auto-arrange",
     )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default=DEFAULT_LANG, choices=LANGS)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal
 
 from capsa.cards import CapsaError
-from capsa.hands import TieBreak
+from capsa.hands import ALL_CATEGORIES, TieBreak
 
 POSITIONS = ("back", "middle", "front")
 SPECIALS = ("dragon", "six_pairs", "three_straights", "three_flushes")  # highest first
@@ -16,6 +17,31 @@ Scoring = Literal["multiply", "base", "units"]
 # Units a ``units`` preset adds on top of the rows, by method (RULES §5.1): 1-6 gives +3 for
 # a sweep; 2-4 gives +1 to whoever wins the majority of the rows.
 METHOD_EXTRA: Mapping[str, int] = MappingProxyType({"1-6": 3, "2-4": 1})
+
+
+class PresetOption(StrEnum):
+    """A table option a preset may allow; each is the :class:`Preset` field of that name."""
+
+    METHOD = "method"
+    ROOM_FEE = "room_fee"
+    SURRENDER = "surrender"
+
+
+# The values each table option takes.
+OPTION_CHOICES: Mapping[PresetOption, tuple[object, ...]] = MappingProxyType(
+    {
+        PresetOption.METHOD: tuple(METHOD_EXTRA),
+        PresetOption.ROOM_FEE: (False, True),
+        PresetOption.SURRENDER: (False, True),
+    }
+)
+
+
+def _either(choices: tuple[object, ...]) -> str:
+    """The choices as an error names them: ``true or false``, ``'1-6' or '2-4'``."""
+    if all(isinstance(c, bool) for c in choices):
+        return "true or false"
+    return " or ".join(repr(c) for c in choices)
 
 
 def _frozen(mapping: Mapping) -> Mapping:
@@ -51,7 +77,7 @@ class Preset:
     room_fee_rate: float = 0.0
     surrender: bool = False
     surrender_cost: int = 0
-    allowed_options: frozenset[str] = field(default_factory=frozenset)
+    allowed_options: frozenset[PresetOption] = field(default_factory=frozenset)
 
     def row_value(self, position: str, category: str) -> int:
         """The winner's value for a row (RULES §5); royalties for ``units`` scoring."""
@@ -65,37 +91,23 @@ class Preset:
         """This preset with table options applied; unknown or disallowed options are refused."""
         if not options:
             return self
-        method, room_fee, surrender = self.method, self.room_fee, self.surrender
+        chosen: dict[str, object] = {}
         for key, value in options.items():
             if key not in self.allowed_options:
                 allowed = ", ".join(sorted(self.allowed_options)) or "none"
                 raise CapsaError(
                     f"option '{key}' does not exist for preset '{self.name}' (allowed: {allowed})"
                 )
-            if key == "method":
-                if value == "1-6" or value == "2-4":
-                    method = value
-                else:
-                    raise CapsaError(f"option 'method' must be '1-6' or '2-4', not {value!r}")
-            elif key in ("room_fee", "surrender"):
-                if not isinstance(value, bool):
-                    raise CapsaError(f"option '{key}' must be true or false, not {value!r}")
-                if key == "room_fee":
-                    room_fee = value
-                else:
-                    surrender = value
-        return replace(self, method=method, room_fee=room_fee, surrender=surrender)
+            choices = OPTION_CHOICES[PresetOption(key)]
+            if not any(type(value) is type(c) and value == c for c in choices):
+                raise CapsaError(f"option '{key}' must be {_either(choices)}, not {value!r}")
+            chosen[key] = value
+        return replace(self, **chosen)  # type: ignore[arg-type]  # checked against the choices
 
     @property
     def options(self) -> dict[str, object]:
-        out: dict[str, object] = {}
-        if "method" in self.allowed_options:
-            out["method"] = self.method
-        if "room_fee" in self.allowed_options:
-            out["room_fee"] = self.room_fee
-        if "surrender" in self.allowed_options:
-            out["surrender"] = self.surrender
-        return out
+        """The table options this preset allows, with their values (in PresetOption order)."""
+        return {str(o): getattr(self, o) for o in PresetOption if o in self.allowed_options}
 
     def __reduce__(self):
         """Pickle as plain dicts (a mappingproxy does not pickle): a Preset, custom ones
@@ -115,28 +127,32 @@ def _unpickle_preset(state: dict) -> Preset:
     return Preset(**state)
 
 
-def _values(front_trips, mid_fh, mid_quads, mid_sf, mid_royal, back_quads, back_sf, back_royal):
-    return _frozen(
-        {
-            ("front", "three_of_a_kind"): front_trips,
-            ("middle", "full_house"): mid_fh,
-            ("middle", "four_of_a_kind"): mid_quads,
-            ("middle", "straight_flush"): mid_sf,
-            ("middle", "royal_flush"): mid_royal,
-            ("back", "four_of_a_kind"): back_quads,
-            ("back", "straight_flush"): back_sf,
-            ("back", "royal_flush"): back_royal,
-        }
-    )
+def _bonuses(**rows: Mapping[str, int]) -> Mapping[tuple[str, str], int]:
+    """A ``row_values`` table by row: ``front={"three_of_a_kind": 5}, middle={...}``."""
+    table: dict[tuple[str, str], int] = {}
+    for position, values in rows.items():
+        if position not in POSITIONS:
+            raise ValueError(f"no row {position!r}: the rows are {', '.join(POSITIONS)}")
+        for category, value in values.items():
+            if category not in ALL_CATEGORIES:
+                raise ValueError(f"no hand category {category!r}")
+            table[(position, category)] = value
+    return _frozen(table)
 
 
+# The bonus table standard and sayapoker share (RULES §5.1).
+_COMMON_BONUSES = _bonuses(
+    front={"three_of_a_kind": 5},
+    middle={"full_house": 3, "four_of_a_kind": 14, "straight_flush": 18, "royal_flush": 22},
+    back={"four_of_a_kind": 7, "straight_flush": 9, "royal_flush": 11},
+)
 _FOUR_SPECIALS = {"dragon": 13, "six_pairs": 3, "three_straights": 3, "three_flushes": 3}
 
 STANDARD = Preset(
     name="standard",
     suit_tiebreak="key_card",
     scoring="multiply",
-    row_values=_values(5, 3, 14, 18, 22, 7, 9, 11),
+    row_values=_COMMON_BONUSES,
     sweep_multiplier=2,
     table_sweep_multiplier=4,
     table_sweep_min_opponents=2,
@@ -149,7 +165,7 @@ SAYAPOKER = Preset(
     name="sayapoker",
     suit_tiebreak="early",
     scoring="base",
-    row_values=_values(5, 3, 14, 18, 22, 7, 9, 11),
+    row_values=_COMMON_BONUSES,
     sweep_multiplier=2,
     table_sweep_multiplier=4,
     table_sweep_min_opponents=3,
@@ -158,14 +174,18 @@ SAYAPOKER = Preset(
     same_special="tie",
     room_fee=False,
     room_fee_rate=0.03,
-    allowed_options=frozenset({"room_fee"}),
+    allowed_options=frozenset({PresetOption.ROOM_FEE}),
 )
 
 INDOCAPSA = Preset(
     name="indocapsa",
     suit_tiebreak="key_card",
     scoring="multiply",
-    row_values=_values(6, 4, 16, 20, 24, 8, 10, 12),
+    row_values=_bonuses(
+        front={"three_of_a_kind": 6},
+        middle={"full_house": 4, "four_of_a_kind": 16, "straight_flush": 20, "royal_flush": 24},
+        back={"four_of_a_kind": 8, "straight_flush": 10, "royal_flush": 12},
+    ),
     sweep_multiplier=2,
     table_sweep_multiplier=4,
     table_sweep_min_opponents=2,
@@ -178,7 +198,11 @@ CHINESE_POKER = Preset(
     name="chinese-poker",
     suit_tiebreak="none",
     scoring="units",
-    row_values=_values(3, 2, 8, 10, 14, 4, 5, 7),
+    row_values=_bonuses(  # royalties, on top of the row's 1
+        front={"three_of_a_kind": 3},
+        middle={"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10, "royal_flush": 14},
+        back={"four_of_a_kind": 4, "straight_flush": 5, "royal_flush": 7},
+    ),
     sweep_multiplier=1,
     table_sweep_multiplier=None,
     table_sweep_min_opponents=None,
@@ -188,7 +212,7 @@ CHINESE_POKER = Preset(
     method="1-6",
     surrender=False,
     surrender_cost=3,
-    allowed_options=frozenset({"method", "surrender"}),
+    allowed_options=frozenset({PresetOption.METHOD, PresetOption.SURRENDER}),
 )
 
 PRESETS: Mapping[str, Preset] = _frozen(

@@ -8,7 +8,9 @@ cannot drift from the engine. All prose goes through :mod:`capsa.i18n`.
 Every name a reader sees comes from the catalogue in the reader's language: the scoring mode
 and method are described, never named by their internal value, and a house with words of its
 own for a sweep, a sweep of the table and a fouled hand (``sayapoker``: tembus, super, PAO;
-RULES §7) has its pages written with them.
+RULES §7) has its pages written with them. A command is named as the reader's Discord client
+shows it (:func:`rules_command`: the same catalogue keys the command tree is translated
+from), and the table settings the pages mention (seats, rounds) come from capsa.settings.
 
 A page fits a Discord embed: ``title``, an ``intro`` (the description) and at most
 :data:`MAX_SECTIONS` ``(heading, body)`` fields, within the limits below.
@@ -23,9 +25,9 @@ from capsa.cards import CapsaError
 from capsa.hands import ALL_CATEGORIES
 from capsa.i18n import t
 from capsa.names import category_name, position_name, special_name
-from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset
+from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset, PresetOption
 from capsa.scoring import pair_multiplier, pair_points, row_win_value, units_extra
-from capsa.settings import TIMEOUT_ACTIONS
+from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTIONS
 
 TOPICS = ("overview", "hands", "setting", "scoring", "bonuses", "specials", "presets")
 
@@ -77,6 +79,28 @@ _HOUSE_WORDS: Mapping[str, Mapping[str, str]] = {
 # The scoring methods of a ``units`` preset, as a reader sees them.
 _METHOD_NAMES: Mapping[str, str] = {"1-6": "rules.method.name.1-6", "2-4": "rules.method.name.2-4"}
 
+# The slash-command group, the same in every language; the names under it are translated
+# from these catalogue keys (cogs/translator.py reads the same ones).
+COMMAND_GROUP = "capsa"
+_RULES_COMMAND = "cmd.rules"
+_TOPIC_OPTION = "opt.topic"
+
+
+def rules_command(lang: str, topic: str | None = None) -> str:
+    """``/capsa rules``, or with a topic ``/capsa rules topic:Bonus hands``, as a Discord
+    client in ``lang`` shows it: the command, option and choice names in that language."""
+    command = f"/{COMMAND_GROUP} {t(_RULES_COMMAND, lang)}"
+    if topic is None:
+        return command
+    return f"{command} {t(_TOPIC_OPTION, lang)}:{t(f'rules.topic.{topic}', lang)}"
+
+
+def commands(lang: str) -> dict[str, str]:
+    """The commands a page may name: ``cmd_rules`` and ``cmd_<topic>`` for every topic."""
+    return {"cmd_rules": rules_command(lang)} | {
+        f"cmd_{topic}": rules_command(lang, topic) for topic in TOPICS
+    }
+
 
 def words(preset: Preset, lang: str) -> dict[str, str]:
     """The words ``preset``'s pages use in ``lang`` (see :data:`_WORDS`)."""
@@ -85,11 +109,12 @@ def words(preset: Preset, lang: str) -> dict[str, str]:
 
 
 class _Text:
-    """``t`` for one preset's pages: every template may name the preset's words."""
+    """``t`` for one preset's pages: every template may name the preset's words and the
+    commands (:func:`commands`)."""
 
     def __init__(self, preset: Preset, lang: str) -> None:
         self.lang = lang
-        self.words = words(preset, lang)
+        self.words = words(preset, lang) | commands(lang)
 
     def __call__(self, key: str, **values: object) -> str:
         return t(key, self.lang, **{**self.words, **values})
@@ -202,25 +227,26 @@ Sections = list[tuple[str, str]]
 
 
 def _overview(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
+    tx = _Text(preset, lang)
     suits = (
         "rules.overview.suits.none"
         if preset.suit_tiebreak == "none"
         else "rules.overview.suits.used"
     )
     more = "\n".join(
-        t("rules.overview.more.line", lang, topic=topic, name=t(f"rules.topic.{topic}", lang))
+        tx("rules.overview.more.line", command=rules_command(lang, topic))
         for topic in TOPICS
         if topic != "overview"
     )
-    return t("rules.overview.intro", lang, preset=preset.name), [
-        (
-            t("rules.overview.cards.h", lang),
-            t("rules.overview.cards.b", lang, suits=t(suits, lang)),
-        ),
-        (t("rules.overview.round.h", lang), t("rules.overview.round.b", lang)),
-        (t("rules.overview.match.h", lang), t("rules.overview.match.b", lang)),
-        (t("rules.overview.typing.h", lang), t("rules.overview.typing.b", lang)),
-        (t("rules.overview.more.h", lang), more),
+    fewest, most = SEATS.bounds
+    intro = tx("rules.overview.intro", preset=preset.name, fewest=fewest, most=most)
+    match = tx("rules.overview.match.b", rounds=ROUNDS.default, short=min(ROUNDS.choices))
+    return intro, [
+        (tx("rules.overview.cards.h"), tx("rules.overview.cards.b", suits=tx(suits))),
+        (tx("rules.overview.round.h"), tx("rules.overview.round.b")),
+        (tx("rules.overview.match.h"), match),
+        (tx("rules.overview.typing.h"), tx("rules.overview.typing.b")),
+        (tx("rules.overview.more.h"), more),
     ]
 
 
@@ -325,7 +351,7 @@ def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
                 ),
             )
         )
-    if preset.room_fee or "room_fee" in preset.allowed_options:
+    if preset.room_fee or PresetOption.ROOM_FEE in preset.allowed_options:
         sections.append(
             (
                 tx.words["fee_h"],
@@ -336,7 +362,7 @@ def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
                 ),
             )
         )
-    if preset.surrender or "surrender" in preset.allowed_options:
+    if preset.surrender or PresetOption.SURRENDER in preset.allowed_options:
         sections.append(
             (
                 tx("rules.scoring.surrender.h"),
@@ -465,9 +491,9 @@ def _preset_summary(preset: Preset, lang: str) -> str:
     else:
         lines.append(tx("rules.presets.specials.none"))
     options = []
-    if "method" in preset.allowed_options:
+    if PresetOption.METHOD in preset.allowed_options:
         options.append(tx("rules.presets.opt.method", method=_method_name(preset, lang)))
-    if "room_fee" in preset.allowed_options:
+    if PresetOption.ROOM_FEE in preset.allowed_options:
         options.append(
             tx(
                 "rules.presets.opt.room_fee",
@@ -475,7 +501,7 @@ def _preset_summary(preset: Preset, lang: str) -> str:
                 state=_state(preset.room_fee, tx),
             )
         )
-    if "surrender" in preset.allowed_options:
+    if PresetOption.SURRENDER in preset.allowed_options:
         options.append(
             tx(
                 "rules.presets.opt.surrender",

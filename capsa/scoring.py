@@ -6,8 +6,8 @@ that nothing has to be recomputed to show it.
 
 The arithmetic of a pair (what a won row pays, when a table sweep counts, the multiplier,
 the units extra, the pair's points) is in small public functions below. ``score_round``
-settles with them, and so do the solver's vectorised copies (capsa.solver_model,
-capsa.solver_mc: they work on numpy arrays as well as on ints) and the rules text.
+settles with them, and so do the solver's vectorised copies (capsa.solver.model,
+capsa.solver.monte_carlo: they work on numpy arrays as well as on ints) and the rules text.
 """
 
 from __future__ import annotations

@@ -9,17 +9,22 @@ from typing import TextIO
 from capsa.cards import CapsaError, parse_cards
 from capsa.coach import review_hand
 from capsa.commands import command, run_batch
-from capsa.presets import PRESETS, get_preset
-from capsa.settings import LEVELS
+from capsa.presets import get_preset
+from capsa.settings import BOT_LEVEL, PRESET
 from capsa.solver import arrange, keep_memory
+
+
+def _rules_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default=PRESET.default, help=f"preset: {', '.join(PRESET.choices)}")
+
 
 # --- arrange ------------------------------------------------------------------------------
 
 
 def _arrange_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="*", help="13 cards, e.g. AS KS QS ... (or --batch)")
-    p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
-    p.add_argument("--level", default="normal", choices=LEVELS)
+    _rules_arg(p)
+    p.add_argument("--level", default=BOT_LEVEL.default, choices=BOT_LEVEL.choices)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
     p.add_argument("--seed", type=int, default=None, help="seed for hard/easy (optional)")
     p.add_argument("--batch", action="store_true", help="one hand of 13 cards per stdin line")
@@ -56,7 +61,7 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
 
 
 def _review_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
+    _rules_arg(p)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
     p.add_argument("--back", required=True, help="the back row played, 5 cards")
     p.add_argument("--middle", required=True, help="the middle row played, 5 cards")

@@ -9,7 +9,7 @@ import signal
 from capsa.cards import DECK
 from capsa.render import render_hand
 from capsa.solver import keep_memory
-from capsa.solver_model import load_tables
+from capsa.solver.model import load_tables
 
 
 def init_worker() -> None:

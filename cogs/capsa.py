@@ -16,8 +16,6 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 from capsa import settings
-from capsa.i18n import LANGS
-from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from cogs import board, history, views
@@ -36,19 +34,20 @@ if TYPE_CHECKING:
     from cogs.worker_pool import WorkerPool
     from data.repository import Repository
 
-PRESET_CHOICES = [Choice(name=name, value=name) for name in PRESETS]
-LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in settings.LEVELS]
-ROUND_CHOICES = [Choice(name=str(n), value=n) for n in settings.ROUND_CHOICES]
+# The options' choices and ranges come from capsa.settings' table.
+PRESET_CHOICES = [Choice(name=name, value=name) for name in settings.PRESET.choices]
+LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in settings.BOT_LEVEL.choices]
+ROUND_CHOICES = [Choice(name=str(n), value=n) for n in settings.ROUNDS.choices]
 TIMEOUT_CHOICES = [
     Choice(name=tr(f"choice.{'auto_arrange' if a == TimeoutAction.AUTO else a}"), value=a)
-    for a in settings.TIMEOUT_ACTIONS
+    for a in settings.TIMEOUT_ACTION.choices
 ]
 LANGUAGE_CHOICES = [
     Choice(name=tr(f"choice.{'lang_auto' if v == AUTO_LANGUAGE else v}"), value=v)
-    for v in (AUTO_LANGUAGE, *LANGS)
+    for v in settings.LANGUAGE.choices
 ]
-Seats = Range[int, *settings.SEAT_RANGE]
-Countdown = Range[int, *settings.COUNTDOWN_RANGE]
+Seats = Range[int, *settings.SEATS.bounds]
+Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
 
 # Every persistent component the bot answers: the tables', the leaderboard's, the history's

@@ -13,7 +13,7 @@ import discord
 from capsa.cards import CapsaError
 from capsa.i18n import t
 from capsa.presets import get_preset
-from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
+from capsa.settings import COUNTDOWN, ROUNDS, SEATS
 from capsa.timings import LOBBY_SECONDS, WATCHDOG_SECONDS
 from cogs import embeds, views
 from cogs.flow import Driver
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SEATS = 4
 
 # What the bot needs in a table's channel: post the lobby, status, showdowns and pictures.
 LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
@@ -112,16 +111,16 @@ class Lobby:
             await tell(interaction, t("ans.guild_only", lang))
             return
         settings = await self.repo.guild_settings(interaction.guild_id)
-        seats = seats or DEFAULT_SEATS
+        seats = seats or SEATS.default
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
-        if seats not in range(SEAT_RANGE[0], SEAT_RANGE[1] + 1):
+        if not SEATS.allows(seats):
             await tell(interaction, t("ans.bad_seats", lang))
             return
-        if rounds not in ROUND_CHOICES:
+        if not ROUNDS.allows(rounds):
             await tell(interaction, t("ans.bad_rounds", lang))
             return
-        if not COUNTDOWN_RANGE[0] <= countdown <= COUNTDOWN_RANGE[1]:
+        if not COUNTDOWN.allows(countdown):
             await tell(interaction, t("ans.bad_countdown", lang))
             return
         try:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from capsa.i18n import LANGS
-from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
+from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTION, TableSetting
 
 from .repository import (
     LEADERBOARD_SORTS,
@@ -90,13 +90,16 @@ def check_setting(texts: dict[str, str | None], dealt: tuple[str, ...]) -> None:
 
 
 def check_new_match(seats_count: int, rounds_total: int, timeout_action: str) -> None:
-    lo, hi = SEAT_RANGE
-    if not lo <= seats_count <= hi:
-        raise ValueError(f"seats_count must be between {lo} and {hi}, not {seats_count}")
-    if rounds_total < 1:
-        raise ValueError(f"rounds_total must be positive, not {rounds_total}")
-    if timeout_action not in TIMEOUT_ACTIONS:
-        raise ValueError(f"timeout_action must be one of {', '.join(TIMEOUT_ACTIONS)}")
+    """Refuse (ValueError) a new match whose settings capsa.settings' table does not allow,
+    exactly as they would be stored."""
+    given: tuple[tuple[TableSetting[Any], object], ...] = (
+        (SEATS, seats_count),
+        (ROUNDS, rounds_total),
+        (TIMEOUT_ACTION, timeout_action),
+    )
+    for setting, value in given:
+        if not setting.allows(value):
+            raise ValueError(f"{setting.name} must be {setting.allowed()}, not {value!r}")
 
 
 def seat_language(language: str | None) -> str | None:

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
-from capsa.i18n import LANGS
-from capsa.presets import DEFAULT_PRESET, PRESETS
 from capsa.settings import (
-    AUTO_LANGUAGE,
-    COUNTDOWN_RANGE,
-    LEVELS,
-    ROUND_CHOICES,
-    TIMEOUT_ACTIONS,
-    Level,
-    TimeoutAction,
+    BOT_LEVEL,
+    COUNTDOWN,
+    LANGUAGE,
+    PRESET,
+    ROUNDS,
+    SERVER_SETTINGS,
+    TABLE_SETTINGS,
+    TIMEOUT_ACTION,
+    Setting,
 )
 
 # ---------------------------------------------------------------------------------- values
@@ -94,16 +94,18 @@ class NotPlaying(RepositoryError):
 
 @dataclass(frozen=True)
 class GuildSettings:
+    """A server's defaults for its tables: capsa.settings.SERVER_SETTINGS, in that order."""
+
     guild_id: int
-    preset: str = DEFAULT_PRESET
-    rounds: int = 10  # one of capsa.settings.ROUND_CHOICES
-    countdown: int = 120  # seconds, within capsa.settings.COUNTDOWN_RANGE
-    bot_level: str = Level.NORMAL.value
-    timeout_action: str = TimeoutAction.AUTO.value
-    language: str = AUTO_LANGUAGE  # or one of capsa.i18n.LANGS
+    preset: str = PRESET.default
+    rounds: int = ROUNDS.default
+    countdown: int = COUNTDOWN.default  # seconds
+    bot_level: str = BOT_LEVEL.default
+    timeout_action: str = TIMEOUT_ACTION.default
+    language: str = LANGUAGE.default  # "auto" or one of capsa.i18n.LANGS
 
 
-GUILD_SETTING_FIELDS = ("preset", "rounds", "countdown", "bot_level", "timeout_action", "language")
+GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -279,40 +281,15 @@ class MatchSummary:
 
 
 def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
-    """Check ``update_guild_settings`` fields against the engine's choices (capsa.presets,
-    capsa.settings, capsa.i18n); return them normalised or raise ValueError."""
+    """Check ``update_guild_settings`` fields against capsa.settings' table; return them
+    normalised or raise ValueError."""
     unknown = sorted(set(fields) - set(GUILD_SETTING_FIELDS))
     if unknown:
         raise ValueError(
             f"unknown setting(s) {', '.join(unknown)}:"
             f" choose from {', '.join(GUILD_SETTING_FIELDS)}"
         )
-    out: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name in ("rounds", "countdown"):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{name} must be a whole number, not {value!r}")
-            if name == "rounds" and value not in ROUND_CHOICES:
-                raise ValueError(f"rounds must be one of {', '.join(map(str, ROUND_CHOICES))}")
-            lo, hi = COUNTDOWN_RANGE
-            if name == "countdown" and not lo <= value <= hi:
-                raise ValueError(f"countdown must be between {lo} and {hi} seconds, not {value}")
-            out[name] = value
-            continue
-        if not isinstance(value, str):
-            raise ValueError(f"{name} must be text, not {value!r}")
-        choices = {
-            "preset": tuple(PRESETS),
-            "bot_level": LEVELS,
-            "timeout_action": TIMEOUT_ACTIONS,
-            "language": (AUTO_LANGUAGE, *LANGS),
-        }[name]
-        canonical = {choice.lower(): choice for choice in choices}  # "zh-cn" -> "zh-CN"
-        chosen = canonical.get(value.strip().lower())
-        if chosen is None:
-            raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-        out[name] = chosen
-    return out
+    return {name: TABLE_SETTINGS[Setting(name)].check(value) for name, value in fields.items()}
 
 
 # ---------------------------------------------------------------------------------- protocol

@@ -9,7 +9,6 @@ import json
 import numpy as np
 import pytest
 
-from capsa import evaluator as ev
 from capsa.cards import CapsaError, deal, parse_cards
 from capsa.cli import main
 from capsa.coach import Origin, Review, SpecialAdvice, review_hand
@@ -17,8 +16,9 @@ from capsa.hands import evaluate, is_fouled
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange
-from capsa.solver_mc import foul_points, row_key
-from capsa.solver_model import value_table
+from capsa.solver import evaluator as ev
+from capsa.solver.model import value_table
+from capsa.solver.monte_carlo import foul_points, row_key
 from capsa.specials import holds
 from tests.test_solver import VARIANTS, _deal_with_specials, _random_setting, _sorted_cards
 

@@ -11,9 +11,12 @@ from capsa.presets import (
     CHINESE_POKER,
     DEFAULT_PRESET,
     INDOCAPSA,
+    OPTION_CHOICES,
     PRESETS,
     SAYAPOKER,
     STANDARD,
+    PresetOption,
+    _bonuses,
     get_preset,
 )
 
@@ -136,3 +139,21 @@ def test_bad_options_are_refused(name, options, message) -> None:
 def test_unknown_preset_names_it() -> None:
     with pytest.raises(CapsaError, match="'texas'"):
         get_preset("texas")
+
+
+def test_bonus_tables_are_named_by_row_and_category() -> None:
+    assert _bonuses(front={"three_of_a_kind": 5}) == {("front", "three_of_a_kind"): 5}
+    with pytest.raises(ValueError, match="fullhouse"):
+        _bonuses(middle={"fullhouse": 3})
+    with pytest.raises(ValueError, match="centre"):
+        _bonuses(centre={"full_house": 3})
+
+
+@pytest.mark.parametrize("option", list(PresetOption))
+def test_every_table_option_is_a_field_with_choices(option: PresetOption) -> None:
+    fields = {f.name for f in dataclasses.fields(STANDARD)}
+    assert option.value in fields and OPTION_CHOICES[option]
+    holder = next(p for p in PRESETS.values() if option in p.allowed_options)
+    assert getattr(holder, option) in OPTION_CHOICES[option]
+    for value in OPTION_CHOICES[option]:
+        assert get_preset(holder.name, {option: value}).options[option] == value

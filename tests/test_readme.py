@@ -27,7 +27,9 @@ README = ROOT / "README.md"
 # Examples that are only shown, with the reason. Installing commands (make, pip, the lock
 # script) never match EXAMPLE; these would.
 NOT_RUN = {
-    "python -m capsa.build_tables": "rewrites capsa/row_tables.npz and takes about 8.5 minutes",
+    "python -m capsa.solver.build_tables": (
+        "rewrites capsa/solver/row_tables.npz and takes about 8.5 minutes"
+    ),
 }
 
 PROGRAM = "python -m capsa"  # inline code that is only this names the program: no example

@@ -14,6 +14,7 @@ from capsa.i18n import LANGS, catalog
 from capsa.names import category_name, position_name, special_name
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.rules_text import (
+    COMMAND_GROUP,
     MAX_BODY,
     MAX_HEADING,
     MAX_INTRO,
@@ -21,10 +22,13 @@ from capsa.rules_text import (
     MAX_TITLE,
     TOPICS,
     RulesPage,
+    rules_command,
     rules_page,
     sweep_example,
 )
 from capsa.scoring import Seat, score_round
+from capsa.settings import ROUNDS, SEATS
+from cogs.capsa import Capsa
 
 # The languages whose wording the tests below check; the limits are checked for all LANGS.
 WORDED = ("en", "id")
@@ -374,7 +378,7 @@ def test_overview_names_the_preset_and_topics():
         assert "**sayapoker**" in page.intro
         more = page.sections[-1][1]
         for topic in TOPICS[1:]:
-            assert f"`/capsa rules {topic}`" in more
+            assert f"`{rules_command(lang, topic)}`" in more
     idn = text_of(rules_page("overview", PRESETS["standard"], "id"))
     for word in ("baris bawah", "baris tengah", "baris atas", "sekop", "wajik", "ronde"):
         assert word in idn
@@ -519,3 +523,47 @@ def test_other_presets_keep_the_common_words(name):
     for word in ("tembus", "super", "PAO"):
         assert not re.search(rf"\b{word}\b", idn), word
     assert "salah susun" in idn and "sapu" in idn
+
+
+def test_commands_are_named_as_the_readers_client_shows_them():
+    """A command on a page has the names the command tree is translated to (cmd.*, opt.*
+    and the topic choices' rules.topic.*), so a zh-CN reader sees /capsa 规则."""
+    assert rules_command("en") == "/capsa rules"
+    assert rules_command("en", "bonuses") == "/capsa rules topic:Bonus hands"
+    assert rules_command("zh-CN", "bonuses") == "/capsa 规则 主题:加分牌型"
+    assert rules_command("vi", "specials") == "/capsa luật chủ_đề:Tới trắng"
+    for lang in LANGS:
+        cat = catalog(lang)
+        shown = f"/capsa {cat['cmd.rules']} {cat['opt.topic']}:"
+        for preset in PRESETS.values():
+            text = pages(preset, lang)
+            named = re.findall(r"`(/capsa [^`]*)`", text)
+            assert named and all(n.startswith(shown) for n in named), (lang, named)
+            if lang != "en":
+                assert "/capsa rules" not in text, lang
+        # what the scoring page points to is the bonuses topic, by its shown name
+        scoring = text_of(rules_page("scoring", PRESETS["standard"], lang))
+        assert f"`{shown}{cat['rules.topic.bonuses']}`" in scoring
+
+
+def test_the_overview_reads_seats_and_rounds_from_the_settings_table():
+    low, high = SEATS.bounds
+    page = rules_page("overview", PRESETS["standard"])
+    assert f"for {low} to {high} players" in page.intro
+    match = section(page, "Winning a match")
+    assert f"({ROUNDS.default} by default, {min(ROUNDS.choices)} for a short one)" in match
+
+
+def test_rules_command_reads_the_keys_the_command_tree_is_translated_from():
+    """One home for a command's localized name: the /capsa rules command, its topic option
+    and the topic choices carry the catalogue keys rules_command names them by."""
+    assert Capsa.__cog_group_name__ == COMMAND_GROUP
+    command = next(c for c in Capsa.__cog_app_commands__ if c.name == "rules")
+    option = command._params["topic"]
+    for lang in LANGS:
+        cat = catalog(lang)
+        assert rules_command(lang) == f"/{COMMAND_GROUP} {cat[command._locale_name.extras['key']]}"
+        for choice in option.choices:
+            topic_name = cat[choice._locale_name.extras["key"]]
+            option_name = cat[option._rename.extras["key"]]
+            assert rules_command(lang, choice.value).endswith(f" {option_name}:{topic_name}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import fnmatch
 import io
 import itertools
 import json
@@ -12,31 +13,23 @@ import random
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
 import pytest
 
-from capsa import evaluator as ev
-from capsa import solver_model
 from capsa.cards import DECK, CapsaError, deal, parse_cards
 from capsa.cli import main
-from capsa.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.hands import compare, evaluate, is_fouled, strength3, strength5
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
-from capsa.solver_mc import (
-    row_key,
-    score_seat,
-    set_hands,
-    set_opponent,
-    showdown_key,
-    subset_keys,
-    top_candidates,
-)
-from capsa.solver_model import (
+from capsa.solver import evaluator as ev
+from capsa.solver import model as solver_model
+from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
+from capsa.solver.model import (
     RowModel,
     best_special,
     declare_value,
@@ -46,6 +39,15 @@ from capsa.solver_model import (
     special_edge,
     special_odds,
     value_table,
+)
+from capsa.solver.monte_carlo import (
+    row_key,
+    score_seat,
+    set_hands,
+    set_opponent,
+    showdown_key,
+    subset_keys,
+    top_candidates,
 )
 from capsa.specials import available, compare_specials, holds
 from tests.test_specials import _near_special
@@ -363,7 +365,7 @@ def test_declare_value_pays_as_the_rules_say(name):
 
 def test_special_odds_count_the_right_hands():
     """The rank shapes and suit shapes behind special_odds make the specials exactly when
-    capsa.evaluator finds them."""
+    capsa.solver.evaluator finds them."""
     rng = random.Random(41)
     deck = list(DECK)
     shapes = {tuple(v) for v in THREE_STRAIGHT_RANKS.tolist()}
@@ -513,9 +515,9 @@ def _deal_with_specials(players: int, rng):
 
 
 # Every preset as shipped plus its table options switched the other way: the fast copies of
-# the scoring rules (capsa.solver_mc.score_seat, capsa.solver_model.RowModel) must agree with
-# capsa.scoring.score_round under all of them. Points are compared before any room fee (the
-# solver ignores the fee) and nobody surrenders (the solver never does).
+# the scoring rules (capsa.solver.monte_carlo.score_seat, capsa.solver.model.RowModel) must
+# agree with capsa.scoring.score_round under all of them. Points are compared before any room
+# fee (the solver ignores the fee) and nobody surrenders (the solver never does).
 VARIANTS = {
     **PRESETS,
     "chinese-poker 2-4": get_preset("chinese-poker", {"method": "2-4"}),
@@ -876,3 +878,28 @@ def test_the_solver_and_the_builder_find_the_same_specials(special: str) -> None
             tables = ev.HandTables(check_hand(hand))
             assert list(ev.find_specials(tables, preset)) == available(hand, preset), hand
     assert 0 < found < 40  # both answers occur
+
+
+def test_the_package_ships_every_module_and_data_file() -> None:
+    """``pip install .`` installs what the engine reads: every package of capsa/ is listed in
+    pyproject.toml and every other file (row_tables.npz, fonts, catalogues) is package
+    data of its package."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    packages = set(config["setuptools"]["packages"])
+    data = config["setuptools"]["package-data"]
+    for path in (ROOT / "capsa").rglob("*"):
+        if path.is_dir() or "__pycache__" in path.parts:
+            continue
+        folder = path.parent.relative_to(ROOT)
+        if path.suffix == ".py":
+            assert ".".join(folder.parts) in packages, path
+            continue
+        owner = next(
+            folder.parts[:n]
+            for n in range(len(folder.parts), 0, -1)
+            if ".".join(folder.parts[:n]) in packages
+        )
+        inside = path.relative_to(ROOT.joinpath(*owner)).as_posix()
+        patterns = data.get(".".join(owner), [])
+        assert any(fnmatch.fnmatch(inside, p) for p in patterns), path
+    assert (ROOT / "capsa" / "solver" / "row_tables.npz").is_file()

@@ -1,4 +1,4 @@
-"""Regenerate capsa/row_tables.npz: ``python -m capsa.build_tables`` (fixed seed).
+"""Regenerate capsa/solver/row_tables.npz: ``python -m capsa.solver.build_tables`` (fixed seed).
 
 The table is, per position, how often an opponent's row falls in each strength class,
 learned by self-play: deal many 4-handed hands from a fixed seed and set them. Iteration
@@ -20,10 +20,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from capsa.evaluator import MASK3, MASK5, SPLIT_A, SPLIT_B, SPLIT_F, STRENGTHS, HandTables
 from capsa.presets import get_preset
-from capsa.solver import keep_memory
-from capsa.solver_model import TABLE_PATH, RowModel, normal_splits
+from capsa.solver.evaluator import MASK3, MASK5, SPLIT_A, SPLIT_B, SPLIT_F, STRENGTHS, HandTables
+from capsa.solver.front import keep_memory
+from capsa.solver.model import TABLE_PATH, RowModel, normal_splits
 
 SEED = 20240611
 BLOCK = 1000  # hands set at once
@@ -116,7 +116,9 @@ def build(iterations: int, deals: int, workers: int, seed: int = SEED, log=print
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capsa.build_tables", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m capsa.solver.build_tables", description=__doc__
+    )
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--deals", type=int, default=10000, help="4-handed deals per iteration")
     parser.add_argument("--workers", type=int, default=2)

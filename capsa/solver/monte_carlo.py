@@ -20,7 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from capsa.cards import DECK
-from capsa.evaluator import (
+from capsa.hands import Row
+from capsa.presets import SPECIALS, Preset
+from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
+from capsa.solver.evaluator import (
     C3,
     C5,
     CATEGORY,
@@ -34,10 +37,7 @@ from capsa.evaluator import (
     find_specials,
     may_hold_special,
 )
-from capsa.hands import Row
-from capsa.presets import SPECIALS, Preset
-from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
-from capsa.solver_model import (
+from capsa.solver.model import (
     best_special,
     declare_value,
     model_for,

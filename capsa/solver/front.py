@@ -1,24 +1,24 @@
-"""Auto-arrange ("susun otomatis") and computer players: the solver's front.
+"""Auto-arrange ("susun otomatis") and computer players: the solver's front (the top layer).
 
 ``arrange(cards, preset, level, opponents, seed)`` enumerates every split of the 13 cards
-(capsa.evaluator: 36,036 unordered = 72,072 ordered splits, vectorised), drops fouled
+(capsa.solver.evaluator: 36,036 unordered = 72,072 ordered splits, vectorised), drops fouled
 ones and picks a setting:
 
 - ``easy``: the split whose rows win most often on their own (no bonuses, no sweeps),
   chosen with a little seeded noise among the best few: natural-looking, beatable
-  (capsa.solver_model);
+  (capsa.solver.model);
 - ``normal``: the split with the most expected points under the preset, from per-row
-  win-probability tables (capsa.solver_model);
+  win-probability tables (capsa.solver.model);
 - ``hard``: the best Pareto-undominated ``normal`` candidates re-scored by Monte Carlo
   against opponents dealt from the 39 unseen cards and set by ``normal``, with the exact
-  preset scoring (capsa.solver_mc).
+  preset scoring (capsa.solver.monte_carlo).
 
-A special the preset pays (found by capsa.evaluator) is declared when declaring it is worth
-more expected points than the rows, at every level (capsa.solver_model: its value against
+A special the preset pays (found by capsa.solver.evaluator) is declared when declaring it is worth
+more expected points than the rows, at every level (capsa.solver.model: its value against
 the chance that an opponent declares a higher, a lower or the same special; ``hard`` weighs
 both options on its Monte Carlo deals). The Arrangement always carries both options.
 
-The layers import only downwards: evaluator -> solver_model -> solver_mc -> solver.
+The layers import only downwards: evaluator -> model -> monte_carlo -> front.
 """
 
 from __future__ import annotations
@@ -33,11 +33,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from capsa.cards import DECK, CapsaError, Card
-from capsa.evaluator import HandTables, SplitRows, find_specials
 from capsa.presets import Preset
 from capsa.settings import LEVELS
-from capsa.solver_mc import PlayedRows, hard_choice
-from capsa.solver_model import (
+from capsa.solver.evaluator import HandTables, SplitRows, find_specials
+from capsa.solver.model import (
     best_special,
     declare_value,
     easy_choice,
@@ -47,6 +46,7 @@ from capsa.solver_model import (
     special_edge,
     special_odds,
 )
+from capsa.solver.monte_carlo import PlayedRows, hard_choice
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 

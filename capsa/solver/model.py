@@ -1,8 +1,8 @@
 """The `normal` and `easy` setters: expected points of a split from per-row win probabilities.
 
 As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
-read from a table indexed by the row's strength and position (``capsa/row_tables.npz``,
-learned by self-play with ``python -m capsa.build_tables`` until ``normal``'s own play
+read from a table indexed by the row's strength and position (``capsa/solver/row_tables.npz``,
+learned by self-play with ``python -m capsa.solver.build_tables`` until ``normal``'s own play
 matches it). The table holds, per position, how often an opponent's row of each strength
 class was seen; from it we derive for every class:
 
@@ -24,7 +24,7 @@ majority of rows (2-4) instead.
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
 and the rule (``should_declare``: by expected points) live here too: every level uses them
-for the hand being solved and capsa.solver_mc for every opponent it sets.
+for the hand being solved and capsa.solver.monte_carlo for every opponent it sets.
 
 ``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
 bench/arrange.py): the same splits, found without scoring every split.
@@ -40,7 +40,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from capsa.evaluator import (
+from capsa.hands import ALL_CATEGORIES
+from capsa.presets import POSITIONS, SPECIALS, Preset
+from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
+from capsa.solver.evaluator import (
     BY_BACK_FRONT,
     BY_BACK_MIDDLE,
     BY_BACK_SPLIT,
@@ -53,9 +56,6 @@ from capsa.evaluator import (
     HandTables,
     subset_classes,
 )
-from capsa.hands import ALL_CATEGORIES
-from capsa.presets import POSITIONS, SPECIALS, Preset
-from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
 from capsa.specials import special_order
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
@@ -69,7 +69,7 @@ def load_tables(path: str | None = None) -> tuple[np.ndarray, float]:
     """(counts[3, N_CLASSES] of opponents' rows per position, sweep chance s)."""
     data = np.load(path or TABLE_PATH)
     if not np.array_equal(data["strengths"], STRENGTHS):
-        raise RuntimeError("row_tables.npz does not match capsa.evaluator: rebuild it")
+        raise RuntimeError("row_tables.npz does not match capsa.solver.evaluator: rebuild it")
     return data["counts"].astype(np.float64), float(data["sweep"])
 
 
@@ -233,7 +233,7 @@ def normal_splits(
     indices: np.ndarray, preset: Preset, opponents: int, model: RowModel | None = None
 ) -> tuple:
     """``normal``'s choice for many hands at once, given as card indices sorted ascending
-    (N, 13): (unordered split of each hand (index into capsa.evaluator.SPLIT_A), its
+    (N, 13): (unordered split of each hand (index into capsa.solver.evaluator.SPLIT_A), its
     expected points per opponent, the hands' cls5 (N, 1287) and cls3 (N, 286)).
 
     The same split and value as ``normal_choice``, found back by back without scoring
@@ -243,7 +243,7 @@ def normal_splits(
     back whose bound reaches the best value found, skipping a split whose rows' sum plus
     its back's interaction bound falls short of it. Ties go to the lowest split, as
     ``np.argmax`` does in ``normal_choice``. ``model``: another RowModel than the
-    preset's (capsa.build_tables uses it while it learns the tables).
+    preset's (capsa.solver.build_tables uses it while it learns the tables).
     """
     model = model or model_for(preset, opponents)
     cls5, cls3 = subset_classes(indices)
