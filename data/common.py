@@ -30,7 +30,7 @@ from .repository import (
 class Row(Protocol):
     """A stored row read by column name (``sqlite3.Row``, ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
 
 # A stored time -> unix seconds: SQLite stores REAL seconds, PostgreSQL timestamptz.
@@ -258,6 +258,38 @@ def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRec
         scored_at=secs(r["scored_at"]),
         hands=tuple(hands),
     )
+
+
+def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
+    """Matches from rows of a match and one of its seats each (a match without seats: one
+    row, NULL seat columns), in the order the matches come; seats in seat order."""
+    seats: dict[int, list[SeatRecord]] = {}
+    heads: dict[int, Row] = {}
+    for r in rows:
+        heads.setdefault(r["id"], r)
+        found = seats.setdefault(r["id"], [])
+        if r["seat"] is not None:
+            found.append(seat_record(r))
+    return [
+        match_record(r, sorted(seats[match_id], key=lambda s: s.seat), secs)
+        for match_id, r in heads.items()
+    ]
+
+
+def rounds_from_rows(rows: Sequence[Row], secs: Seconds) -> list[RoundRecord]:
+    """Rounds from rows of a round and one of its hands each (no hand: NULL hand columns),
+    in the order the rounds come; hands in seat order."""
+    hands: dict[int, list[HandRecord]] = {}
+    heads: dict[int, Row] = {}
+    for r in rows:
+        heads.setdefault(r["id"], r)
+        found = hands.setdefault(r["id"], [])
+        if r["seat"] is not None:
+            found.append(hand_record(r, secs))
+    return [
+        round_record(r, sorted(hands[round_id], key=lambda h: h.seat), secs)
+        for round_id, r in heads.items()
+    ]
 
 
 def match_summary(match: MatchRecord, sums: Iterable[tuple[int, float | None]]) -> MatchSummary:

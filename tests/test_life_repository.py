@@ -349,13 +349,13 @@ async def test_migration_6_puts_old_sqlite_rows_in_their_phase(db_path: str) -> 
     repo = await open_repository(db_path)
     try:
         await _check_migrated(repo)
-        with pytest.raises(sqlite3.IntegrityError):  # the new CHECK
-            await repo._run(lambda: repo._exec("UPDATE rounds SET status = 'closing'"))
     finally:
         await repo.close()
     # a match's deletion still reaches its rows (the foreign keys point at the new tables)
-    db = sqlite3.connect(db_path)
+    db = sqlite3.connect(db_path, isolation_level=None)
     try:
+        with pytest.raises(sqlite3.IntegrityError):  # the new CHECK
+            db.execute("UPDATE rounds SET status = 'closing'")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("DELETE FROM matches WHERE id = 2")
         assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2
