@@ -129,17 +129,21 @@ class PostgresRepository(SqlRepository):
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _tx(self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False) -> T:
+    async def _tx(
+        self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
+    ) -> T:
         """A write: READ COMMITTED (each statement sees what committed before it, so what
-        is read after a lock is current). A read: read-only, on one snapshot. Committed at
-        the end, rolled back on any error."""
-        async with self._transaction(read) as conn:
+        is read after a lock is current), committed at the end, rolled back on any error. A
+        read of one statement: on its own. A read of several: read-only, on one snapshot."""
+        async with self._transaction(read, snapshot) as conn:
             return await body(self.TX(conn))
 
     @asynccontextmanager
-    async def _transaction(self, read: bool) -> AsyncIterator[Connection]:
+    async def _transaction(self, read: bool, snapshot: bool) -> AsyncIterator[Connection]:
         async with self._pool.acquire() as conn:
             if read:
+                yield conn
+            elif snapshot:
                 async with conn.transaction(isolation="repeatable_read", readonly=True):
                     yield conn
             else:

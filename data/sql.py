@@ -192,6 +192,17 @@ class Tx:
             match_id,
         )
 
+    async def hold_match(self, match_id: int) -> None:
+        """Lock the table's row until the transaction ends, where rows are locked."""
+        if self.LOCK:
+            await self.lock_match(match_id)
+
+    async def hold_match_of_round(self, round_id: int) -> None:
+        """Lock the row of the round's table until the transaction ends, where rows are
+        locked."""
+        if self.LOCK:
+            await self.lock_match_of_round(round_id)
+
     async def lock_match_of_round(self, round_id: int) -> Row | None:
         """Lock the row of the round's table; the table's id, status and guild."""
         return await self.one(
@@ -282,9 +293,11 @@ class SqlRepository:
 
     UNIQUE_VIOLATION: type[Exception]  # the backend's error for a row a unique index refuses
 
-    async def _tx(self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False) -> T:
-        """``body`` as one transaction (``read``: one consistent read), with the changes the
-        running write declared."""
+    async def _tx(
+        self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
+    ) -> T:
+        """``body`` as one transaction, with the changes the running write declared; ``read``:
+        a read of one statement, ``snapshot``: a read of several, on one snapshot."""
         raise NotImplementedError
 
     async def _timers_due_soon(self) -> None:
@@ -502,10 +515,7 @@ class SqlRepository:
             row = await self._lobby(db, match_id)
             if user_id is not None:
                 await self._seated(db, user_id)
-            taken = {
-                r[0]
-                for r in await db.all("SELECT seat FROM match_seats WHERE match_id = ?", match_id)
-            }
+            taken = await self._seats(db, match_id)
             free = [s for s in range(row["seats_count"]) if s not in taken]
             if not free:
                 raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
@@ -533,7 +543,7 @@ class SqlRepository:
         lang = seat_language(language)
 
         async def tx(db: Tx) -> bool:
-            await db.lock_match(match_id)
+            await db.hold_match(match_id)
             return 1 == await db.run(
                 "UPDATE match_seats SET language = ? WHERE match_id = ? AND user_id = ?",
                 lang,
@@ -709,13 +719,7 @@ class SqlRepository:
                 if row is None or row["status"] != MatchStatus.PLAYING:
                     state = "does not exist" if row is None else f"is {row['status']}"
                     raise NotPlaying(f"table #{match_id} {state}: no round can start")
-                seats = {
-                    r[0]
-                    for r in await db.all(
-                        "SELECT seat FROM match_seats WHERE match_id = ?", match_id
-                    )
-                }
-                unknown = sorted(set(hands) - seats)
+                unknown = sorted(set(hands) - await self._seats(db, match_id))
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
                 round_id = await db.value(
@@ -749,7 +753,7 @@ class SqlRepository:
         """Lock the round's table and run ``sql``; True if it changed the round."""
 
         async def tx(db: Tx) -> bool:
-            await db.lock_match_of_round(round_id)
+            await db.hold_match_of_round(round_id)
             return 1 == await db.run(sql, *args)
 
         return await self._tx(tx)
@@ -825,8 +829,7 @@ class SqlRepository:
         t = now_or(now)
 
         async def tx(db: Tx) -> bool:
-            if await db.lock_match_of_round(round_id) is None:
-                return False  # no such round
+            await db.hold_match_of_round(round_id)
             row = await db.one(
                 "SELECT h.cards, h.submitted_at, r.status FROM hands h"
                 " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
@@ -1079,7 +1082,7 @@ class SqlRepository:
             )
             return agg, specials, best, res, coach
 
-        agg, specials, best, res, coach = await self._tx(tx, read=True)
+        agg, specials, best, res, coach = await self._tx(tx, snapshot=True)
         assert agg is not None and res is not None and coach is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])
@@ -1293,7 +1296,7 @@ class SqlRepository:
                 sums[r[0]].append((r[1], r[2]))
             return [match_summary(by_id[i], sums[i]) for i in ids]
 
-        return await self._tx(tx, read=True)
+        return await self._tx(tx, snapshot=True)
 
     @reads
     async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:

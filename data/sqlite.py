@@ -107,7 +107,9 @@ class SqliteRepository(SqlRepository):
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _tx(self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False) -> T:
+    async def _tx(
+        self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
+    ) -> T:
         return await self._run(partial(self._body, body, declared_changes()))
 
     def _body(self, body: Callable[[Tx], Awaitable[T]], changes: Sequence[tuple[Kind, Any]]) -> T:
