@@ -8,7 +8,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from capsa.i18n import LANGS
 from capsa.settings import SEAT_RANGE, TIMEOUT_ACTIONS
@@ -32,6 +32,8 @@ class Row(Protocol):
 
     def __getitem__(self, key: str | int, /) -> Any: ...
 
+
+P = TypeVar("P")
 
 # A stored time -> unix seconds: SQLite stores REAL seconds, PostgreSQL timestamptz.
 Seconds = Callable[[Any], float | None]
@@ -260,35 +262,26 @@ def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRec
     )
 
 
-def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
-    """Matches from rows of a match and one of its seats each (a match without seats: one
-    row, NULL seat columns), in the order the matches come; seats in seat order."""
-    seats: dict[int, list[SeatRecord]] = {}
-    heads: dict[int, Row] = {}
+def _grouped(rows: Sequence[Row], part: Callable[[Row], P]) -> list[tuple[Row, list[P]]]:
+    """Rows of a record and one of its parts each (a record without parts: one row, NULL
+    ``seat``), grouped by the record's ``id`` in the order they come."""
+    groups: dict[int, tuple[Row, list[P]]] = {}
     for r in rows:
-        heads.setdefault(r["id"], r)
-        found = seats.setdefault(r["id"], [])
+        _, parts = groups.setdefault(r["id"], (r, []))
         if r["seat"] is not None:
-            found.append(seat_record(r))
-    return [
-        match_record(r, sorted(seats[match_id], key=lambda s: s.seat), secs)
-        for match_id, r in heads.items()
-    ]
+            parts.append(part(r))
+    return list(groups.values())
+
+
+def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
+    """Matches from rows of a match and one of its seats each, in seat order."""
+    return [match_record(r, seats, secs) for r, seats in _grouped(rows, seat_record)]
 
 
 def rounds_from_rows(rows: Sequence[Row], secs: Seconds) -> list[RoundRecord]:
-    """Rounds from rows of a round and one of its hands each (no hand: NULL hand columns),
-    in the order the rounds come; hands in seat order."""
-    hands: dict[int, list[HandRecord]] = {}
-    heads: dict[int, Row] = {}
-    for r in rows:
-        heads.setdefault(r["id"], r)
-        found = hands.setdefault(r["id"], [])
-        if r["seat"] is not None:
-            found.append(hand_record(r, secs))
+    """Rounds from rows of a round and one of its hands each, in seat order."""
     return [
-        round_record(r, sorted(hands[round_id], key=lambda h: h.seat), secs)
-        for round_id, r in heads.items()
+        round_record(r, hands, secs) for r, hands in _grouped(rows, lambda h: hand_record(h, secs))
     ]
 
 

@@ -1,7 +1,8 @@
 """The storage API the cogs see: frozen records, errors and the ``Repository`` protocol.
 
-No SQL here. ``data/sqlite.py`` (with ``data/sqlite_batch.py``) implements the protocol on
-SQLite, ``data/postgres.py`` on PostgreSQL; ``data.open_repository`` picks one. Times are unix
+No SQL here. ``data/sql.py`` implements the protocol once, run on SQLite by ``data/sqlite.py``
+(with ``data/sqlite_batch.py``) and on PostgreSQL by ``data/postgres.py``;
+``data.open_repository`` picks one. Times are unix
 seconds (``time.time()``; PostgreSQL keeps them to the microsecond); methods that stamp a time
 take an optional ``now`` for tests.
 """

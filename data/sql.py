@@ -75,6 +75,7 @@ from .repository import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R", GuildSettings, MatchRecord, RoundRecord)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 # ---------------------------------------------------------------------- declared changes
@@ -314,12 +315,14 @@ class SqlRepository:
 
     # ------------------------------------------------------------------ loading records
 
+    def _remember(self, found: list[R]) -> list[R]:
+        for record in found:
+            self._loaded(record)
+        return found
+
     async def _load_matches(self, db: Tx, where: str, *args: Any) -> list[MatchRecord]:
         rows = await db.all(f"{_MATCH_ROWS} WHERE {where} ORDER BY m.id, s.seat", *args)
-        found = matches_from_rows(rows, db.secs)
-        for match in found:
-            self._loaded(match)
-        return found
+        return self._remember(matches_from_rows(rows, db.secs))
 
     async def _load_match(self, db: Tx, match_id: int) -> MatchRecord | None:
         found = await self._load_matches(db, "m.id = ?", match_id)
@@ -327,10 +330,7 @@ class SqlRepository:
 
     async def _load_rounds(self, db: Tx, where: str, *args: Any) -> list[RoundRecord]:
         rows = await db.all(f"{_ROUND_ROWS} WHERE {where} ORDER BY r.number, h.seat", *args)
-        found = rounds_from_rows(rows, db.secs)
-        for rnd in found:
-            self._loaded(rnd)
-        return found
+        return self._remember(rounds_from_rows(rows, db.secs))
 
     async def _load_round(self, db: Tx, round_id: int) -> RoundRecord | None:
         found = await self._load_rounds(db, "r.id = ?", round_id)
@@ -632,25 +632,35 @@ class SqlRepository:
 
         return await self._tx(tx)
 
-    @writes(Kind.CLAIM)
-    async def claim_standings(self, match_id: int, lease: float) -> bool:
+    async def _claim(self, table: str, column: str, key: int, lease: float, where: str) -> bool:
+        """Hold ``table``'s row ``key`` for ``lease`` seconds (``column``: until when) if
+        ``where`` holds and no other claim runs; True if this caller got it."""
+
         async def tx(db: Tx) -> bool:
             return 1 == await db.run(
-                f"UPDATE matches SET standings_claim_until = {db.LATER}"
-                " WHERE id = ? AND status = 'finished'"
-                f" AND (standings_claim_until IS NULL OR standings_claim_until < {db.NOW})",
+                f"UPDATE {table} SET {column} = {db.LATER} WHERE id = ? AND {where}"
+                f" AND ({column} IS NULL OR {column} < {db.NOW})",
                 float(lease),
-                match_id,
+                key,
             )
 
         return await self._tx(tx)
 
-    @writes(Kind.CLAIM)
-    async def release_standings(self, match_id: int) -> None:
+    async def _release(self, table: str, column: str, key: int) -> None:
         async def tx(db: Tx) -> None:
-            await db.run("UPDATE matches SET standings_claim_until = NULL WHERE id = ?", match_id)
+            await db.run(f"UPDATE {table} SET {column} = NULL WHERE id = ?", key)
 
         await self._tx(tx)
+
+    @writes(Kind.CLAIM)
+    async def claim_standings(self, match_id: int, lease: float) -> bool:
+        return await self._claim(
+            "matches", "standings_claim_until", match_id, lease, "status = 'finished'"
+        )
+
+    @writes(Kind.CLAIM)
+    async def release_standings(self, match_id: int) -> None:
+        await self._release("matches", "standings_claim_until", match_id)
 
     @writes(Kind.MATCH.by("match_id"))
     async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
@@ -944,23 +954,17 @@ class SqlRepository:
 
     @writes(Kind.CLAIM)
     async def claim_showdown(self, round_id: int, lease: float) -> bool:
-        async def tx(db: Tx) -> bool:
-            return 1 == await db.run(
-                f"UPDATE rounds SET showdown_claim_until = {db.LATER}"
-                " WHERE id = ? AND status = 'scored' AND showdown_message_id IS NULL"
-                f" AND (showdown_claim_until IS NULL OR showdown_claim_until < {db.NOW})",
-                float(lease),
-                round_id,
-            )
-
-        return await self._tx(tx)
+        return await self._claim(
+            "rounds",
+            "showdown_claim_until",
+            round_id,
+            lease,
+            "status = 'scored' AND showdown_message_id IS NULL",
+        )
 
     @writes(Kind.CLAIM)
     async def release_showdown(self, round_id: int) -> None:
-        async def tx(db: Tx) -> None:
-            await db.run("UPDATE rounds SET showdown_claim_until = NULL WHERE id = ?", round_id)
-
-        await self._tx(tx)
+        await self._release("rounds", "showdown_claim_until", round_id)
 
     @reads
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:

@@ -194,28 +194,16 @@ async def test_finished_and_ended_matches_and_scored_and_shown_rounds_count_alik
 
 
 async def test_a_persons_language_at_a_table_is_stored_and_kept(db: Db) -> None:
+    async def languages(repo: Repository, match_id: int) -> list[str | None]:
+        return [s.language for s in (await repo.get_match(match_id)).seats]
+
     repo = await db.open()
-    try:
-        m = await repo.create_match(
-            GUILD,
-            10,
-            100,
-            "standard",
-            {},
-            10,
-            120,
-            "normal",
-            "auto",
-            4,
-            "auto",
-            None,
-            "host",
-            host_language="zh-cn",  # stored in the catalogue's case
-        )
-        m = await repo.add_seat(m.id, 101, "vi person", language="vi")
-        m = await repo.add_seat(m.id, 102, "no locale")
-        m = await repo.add_seat(m.id, None, "Bot 1", "hard")
-        assert [s.language for s in m.seats] == ["zh-CN", "vi", None, None]
+    try:  # stored in the catalogue's case
+        m = await new_match(repo, seats=4, host_language="zh-cn")
+        await repo.add_seat(m.id, 101, "vi person", language="vi")
+        await repo.add_seat(m.id, 102, "no locale")
+        await repo.add_seat(m.id, None, "Bot 1", "hard")
+        assert await languages(repo, m.id) == ["zh-CN", "vi", None, None]
         with pytest.raises(ValueError, match="language"):
             await repo.add_seat(m.id, 103, "bad", language="tlh")
         with pytest.raises(ValueError, match="language"):
@@ -223,22 +211,12 @@ async def test_a_persons_language_at_a_table_is_stored_and_kept(db: Db) -> None:
         assert await repo.set_seat_language(m.id, 102, "id")
         assert await repo.set_seat_language(m.id, 101, None)
         assert not await repo.set_seat_language(m.id, 999, "en")  # no seat there
-        assert [s.language for s in (await repo.get_match(m.id)).seats] == [
-            "zh-CN",
-            None,
-            "id",
-            None,
-        ]
+        assert await languages(repo, m.id) == ["zh-CN", None, "id", None]
     finally:
         await repo.close()
     repo = await db.open()  # a restart keeps them
     try:
-        assert [s.language for s in (await repo.get_match(m.id)).seats] == [
-            "zh-CN",
-            None,
-            "id",
-            None,
-        ]
+        assert await languages(repo, m.id) == ["zh-CN", None, "id", None]
     finally:
         await repo.close()
 

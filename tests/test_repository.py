@@ -148,6 +148,7 @@ async def new_match(
     seats: int = 3,
     expires: float | None = T0 + 600,
     now: float = T0,
+    host_language: str | None = None,
 ):
     return await repo.create_match(
         guild,
@@ -164,6 +165,7 @@ async def new_match(
         expires,
         f"user{host}",
         now=now,
+        host_language=host_language,
     )
 
 
