@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -150,39 +151,42 @@ def declared_changes() -> tuple[tuple[Kind, Any], ...]:
 # ---------------------------------------------------------------------- the connection
 
 
-class Tx:
+class Tx(ABC):
     """One transaction's statements, as a backend runs them (``?`` placeholders)."""
 
     NOW: ClassVar[str]  # SQL: the database's clock, as stored
     LATER: ClassVar[str]  # SQL: the database's clock plus a parameter of seconds
     LOCK: ClassVar[str] = ""  # appended to a SELECT that locks a table's row
 
+    @abstractmethod
     async def all(self, sql: str, *args: Any) -> Sequence[Row]:
-        raise NotImplementedError
+        """The rows of a query."""
 
+    @abstractmethod
     async def one(self, sql: str, *args: Any) -> Row | None:
-        raise NotImplementedError
+        """The first row of a query, or None."""
 
+    @abstractmethod
     async def run(self, sql: str, *args: Any) -> int:
         """A write; the number of rows it changed."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """One write for each row of parameters."""
-        raise NotImplementedError
 
+    @abstractmethod
     def stamp(self, seconds: float | None) -> Any:
         """Unix seconds as stored."""
-        raise NotImplementedError
 
+    @abstractmethod
     def secs(self, value: Any) -> float | None:
         """A stored time in unix seconds."""
-        raise NotImplementedError
 
     async def value(self, sql: str, *args: Any) -> Any:
         row = await self.one(sql, *args)
         return None if row is None else row[0]
 
+    @abstractmethod
     async def lock_user(self, user_id: int) -> None:
         """Hold the person until the transaction ends (one table at a time)."""
 
@@ -289,28 +293,28 @@ def _finished_where(user_id: int | None) -> str:
 # ---------------------------------------------------------------------- the repository
 
 
-class SqlRepository:
+class SqlRepository(ABC):
     """``Repository``'s methods over a backend's ``_tx``."""
 
     UNIQUE_VIOLATION: type[Exception]  # the backend's error for a row a unique index refuses
 
+    @abstractmethod
     async def _tx(
         self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
     ) -> T:
         """``body`` as one transaction, with the changes the running write declared; ``read``:
         a read of one statement, ``snapshot``: a read of several, on one snapshot."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _timers_due_soon(self) -> None:
         """A timer due within TIMER_WAKE_SECONDS was set: wake the processes that watch."""
-        raise NotImplementedError
 
     # What a transaction read, for a backend that keeps copies of records.
 
-    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:
+    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:  # noqa: B027
         """The running transaction read ``record``."""
 
-    def _loaded_latest(self, match_id: int, round_id: int) -> None:
+    def _loaded_latest(self, match_id: int, round_id: int) -> None:  # noqa: B027
         """The running transaction found ``round_id`` to be the match's latest round."""
 
     # ------------------------------------------------------------------ loading records

@@ -70,6 +70,9 @@ class SqliteTx(Tx):
     async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._db.executemany(sql, rows)
 
+    async def lock_user(self, user_id: int) -> None:
+        """Nothing to hold: SQLite writes one transaction at a time."""
+
     def stamp(self, seconds: float | None) -> float | None:
         return seconds
 
@@ -110,6 +113,7 @@ class SqliteRepository(SqlRepository):
     async def _tx(
         self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
     ) -> T:
+        """Reads too: one transaction (a consistent snapshot) on the thread."""
         return await self._run(partial(self._body, body, declared_changes()))
 
     def _body(self, body: Callable[[Tx], Awaitable[T]], changes: Sequence[tuple[Kind, Any]]) -> T:
