@@ -235,15 +235,17 @@ _SCORED = _in(SCORED_STATUSES)
 _DEALT = _in(DEALT_STATUSES)
 
 # A match and its seats, one row per seat (one row with NULL seat columns if it has none).
+# The seat's columns come first: SQLite finds a column by name from the first one on.
 _MATCH_ROWS = (
-    "SELECT m.*, s.seat, s.user_id, s.name, s.is_bot, s.level, s.place,"
-    " s.language AS seat_language FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
+    "SELECT s.seat, s.user_id, s.name, s.is_bot, s.level, s.place,"
+    " s.language AS seat_language, m.*"
+    " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
 )
-# A round and its hands, one row per hand.
+# A round and its hands, one row per hand (the hand's columns first).
 _ROUND_ROWS = (
-    "SELECT r.*, h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
-    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged"
-    " FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
+    "SELECT h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
+    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged,"
+    " r.* FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
 )
 _ACTIVE_MATCH_OF_USER = (
     "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
