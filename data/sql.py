@@ -119,11 +119,14 @@ def writes(*changes: Change | Kind) -> Callable[[F], F]:
     def decorate(method: F) -> F:
         names = list(inspect.signature(method).parameters)[1:]  # after self
         keyed = [(c.kind, c.argument, names.index(c.argument)) for c in declared if c.argument]
+        if not keyed:  # no record anyone keeps a copy of: nothing to tell
+            method.changes = declared  # type: ignore[attr-defined]
+            return method
 
         @functools.wraps(method)
         async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
             keys = tuple(
-                (kind, args[i] if i < len(args) else kwargs[name]) for kind, name, i in keyed
+                [(kind, args[i] if i < len(args) else kwargs[name]) for kind, name, i in keyed]
             )
             token = _CHANGES.set(keys)
             try:
