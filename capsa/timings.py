@@ -12,7 +12,8 @@ NEXT_ROUND_SECONDS = 30.0  # the pause after a showdown before the next deal
 
 # --- timers (cogs/scheduler.py) ----------------------------------------------------------
 # A timer set to fire sooner than this wakes every process that watches the timers; each of
-# them looks for due timers at least this often anyway, so no later timer is missed.
+# them looks for due timers at least this often anyway (the poll), so no later timer needs a
+# wake-up, and a busy bot does not wake every process at every timer it sets.
 TIMER_WAKE_SECONDS = 1.0
 POLL_SECONDS = TIMER_WAKE_SECONDS
 LEASE_SECONDS = 60.0  # a claimed timer is its process's for this long (renewed while it lives)

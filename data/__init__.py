@@ -1,6 +1,7 @@
-"""Persistence: the ``Repository`` protocol and its records (data/repository.py), its two
-backends, SQLite (data/sqlite.py, with data/sqlite_batch.py) and PostgreSQL
-(data/postgres.py), and ``open_repository``, the one place that picks the backend."""
+"""Persistence: the ``Repository`` protocol and its records (data/repository.py), its methods
+written once (data/sql.py), its two backends, SQLite (data/sqlite.py, with
+data/sqlite_batch.py) and PostgreSQL (data/postgres.py), and ``open_repository``, the one
+place that picks the backend."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from capsa.i18n import LANGS
 from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTION, TableSetting
@@ -30,8 +30,10 @@ from .repository import (
 class Row(Protocol):
     """A stored row read by column name (``sqlite3.Row``, ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
+
+P = TypeVar("P")
 
 # A stored time -> unix seconds: SQLite stores REAL seconds, PostgreSQL timestamptz.
 Seconds = Callable[[Any], float | None]
@@ -261,6 +263,29 @@ def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRec
         scored_at=secs(r["scored_at"]),
         hands=tuple(hands),
     )
+
+
+def _grouped(rows: Sequence[Row], part: Callable[[Row], P]) -> list[tuple[Row, list[P]]]:
+    """Rows of a record and one of its parts each (a record without parts: one row, NULL
+    ``seat``), grouped by the record's ``id`` in the order they come."""
+    groups: dict[int, tuple[Row, list[P]]] = {}
+    for r in rows:
+        _, parts = groups.setdefault(r["id"], (r, []))
+        if r["seat"] is not None:
+            parts.append(part(r))
+    return list(groups.values())
+
+
+def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
+    """Matches from rows of a match and one of its seats each, in seat order."""
+    return [match_record(r, seats, secs) for r, seats in _grouped(rows, seat_record)]
+
+
+def rounds_from_rows(rows: Sequence[Row], secs: Seconds) -> list[RoundRecord]:
+    """Rounds from rows of a round and one of its hands each, in seat order."""
+    return [
+        round_record(r, hands, secs) for r, hands in _grouped(rows, lambda h: hand_record(h, secs))
+    ]
 
 
 def match_summary(match: MatchRecord, sums: Iterable[tuple[int, float | None]]) -> MatchSummary:

@@ -1,7 +1,8 @@
 """The storage API the cogs see: frozen records, errors and the ``Repository`` protocol.
 
-No SQL here. ``data/sqlite.py`` (with ``data/sqlite_batch.py``) implements the protocol on
-SQLite, ``data/postgres.py`` on PostgreSQL; ``data.open_repository`` picks one. Times are unix
+No SQL here. ``data/sql.py`` implements the protocol once, run on SQLite by ``data/sqlite.py``
+(with ``data/sqlite_batch.py``) and on PostgreSQL by ``data/postgres.py``;
+``data.open_repository`` picks one. Times are unix
 seconds (``time.time()``; PostgreSQL keeps them to the microsecond); methods that stamp a time
 take an optional ``now`` for tests.
 """
@@ -50,10 +51,6 @@ FINISHED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ENDED)  # places stored: 
 SCORED_STATUSES = (RoundStatus.SCORED, RoundStatus.SHOWN)  # result stored: it counts
 DEALT_STATUSES = (RoundStatus.DEALING, RoundStatus.OPEN)  # hands may be submitted
 LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
-# A timer set to fire sooner than this wakes every process that watches the timers; each of
-# them looks for the others at least this often (cogs.scheduler's poll), so no later timer
-# needs a wake-up, and a busy bot does not wake every process at every timer it sets.
-TIMER_WAKE_SECONDS = 1.0
 SHARPEST_MIN_ROUNDS = 20  # reviewed rounds a player needs to be ranked by sharpness
 RECENT_REVIEWS = 100  # the "recent" sharpness: over this many of a player's last rounds
 

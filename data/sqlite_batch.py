@@ -1,7 +1,7 @@
 """The single-process parts of the SQLite backend: group commit and a cache of committed
 records. ``BatchedSqliteRepository`` is what ``open_repository`` gives for SQLite; its SQL is
-``data/sqlite.py``'s. One bot process per database file: the cache is right only while
-nothing else writes to the file.
+``data/sql.py``'s, run as ``data/sqlite.py`` runs it. One bot process per database file: the
+cache is right only while nothing else writes to the file.
 
 Group commit: transactions that wait together go to the connection's thread as one batch,
 each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE`` ...
@@ -9,10 +9,10 @@ each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE
 interleave; a caller cancelled while its transaction runs does not cut it short.
 
 Cache: the records every interaction reads (guild settings, matches, rounds, a match's latest
-round) are kept. Only the database thread changes the caches: a transaction that is about to
-write to a record drops it at once, reads it again at its end, and that record, like every
-record it read, is put back after the COMMIT. So a cached record is always one that was
-committed, and the event loop reads it without a round trip.
+round) are kept. Only the database thread changes the caches: a transaction that declared it
+writes a record (``@writes`` in data/sql.py) drops it at once, reads it again at its end, and
+that record, like every record it read, is put back after the COMMIT. So a cached record is
+always one that was committed, and the event loop reads it without a round trip.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from .repository import GuildSettings, MatchRecord, RoundRecord
-from .sqlite import LATEST_ROUND, MATCH, ROUND, SETTINGS, SqliteRepository
+from .sql import Kind, reads
+from .sqlite import SqliteRepository, drive
 from .sqlite_db import SqliteConnection
 
 T = TypeVar("T")
@@ -54,16 +55,16 @@ class BatchedSqliteRepository(SqliteRepository):
         self._round_cache = _Cache()  # round id -> RoundRecord
         self._latest_round = _Cache()  # match id -> id of its latest round
         self._caches = {
-            SETTINGS: self._settings_cache,
-            MATCH: self._match_cache,
-            ROUND: self._round_cache,
-            LATEST_ROUND: self._latest_round,
+            Kind.SETTINGS: self._settings_cache,
+            Kind.MATCH: self._match_cache,
+            Kind.ROUND: self._round_cache,
+            Kind.LATEST_ROUND: self._latest_round,
         }
         self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Future[None] | None = None
         # Kept by the database thread for the transaction it runs.
         self._loaded_now: list[tuple[_Cache, Any, Any]] = []
-        self._changed_now: dict[tuple[str, int], None] = {}
+        self._changed_now: dict[tuple[Kind, int], None] = {}
 
     async def close(self) -> None:
         while self._flusher is not None and not self._flusher.done():
@@ -72,18 +73,22 @@ class BatchedSqliteRepository(SqliteRepository):
 
     # ------------------------------------------------------------------ the cache
 
+    @reads
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         cached = self._settings_cache.get(guild_id)
         return cached if cached is not None else await super().guild_settings(guild_id)
 
+    @reads
     async def get_match(self, match_id: int) -> MatchRecord | None:
         cached = self._match_cache.get(match_id)
         return cached if cached is not None else await super().get_match(match_id)
 
+    @reads
     async def get_round(self, round_id: int) -> RoundRecord | None:
         cached = self._round_cache.get(round_id)
         return cached if cached is not None else await super().get_round(round_id)
 
+    @reads
     async def current_round(self, match_id: int) -> RoundRecord | None:
         round_id = self._latest_round.get(match_id)
         cached = None if round_id is None else self._round_cache.get(round_id)
@@ -100,10 +105,13 @@ class BatchedSqliteRepository(SqliteRepository):
     def _loaded_latest(self, match_id: int, round_id: int) -> None:
         self._loaded_now.append((self._latest_round, match_id, round_id))
 
-    def _changing(self, kind: str, key: int) -> None:
+    def _changing(self, kind: Kind, key: int) -> None:
         """Drop the record now, and again after the COMMIT (an earlier transaction of the
-        same batch may have read it); it is read again when the transaction ends."""
-        cache = self._caches[kind]
+        same batch may have read it); it is read again when the transaction ends. (Kinds no
+        record holds are not cached.)"""
+        cache = self._caches.get(kind)
+        if cache is None:
+            return
         cache.pop(key, None)
         self._loaded_now.append((cache, key, _GONE))
         self._changed_now[(kind, key)] = None
@@ -111,15 +119,14 @@ class BatchedSqliteRepository(SqliteRepository):
     def _read_again(self) -> None:
         """At the end of a transaction: read the records it changed (so the ones it leaves
         are cached once it has committed)."""
+        load = {
+            Kind.SETTINGS: self._load_settings,
+            Kind.MATCH: self._load_match,
+            Kind.ROUND: self._load_round,
+            Kind.LATEST_ROUND: self._load_current_round,
+        }
         for kind, key in self._changed_now:
-            if kind == SETTINGS:
-                self._settings(key)
-            elif kind == MATCH:
-                self._match(key)
-            elif kind == ROUND:
-                self._round(key)
-            else:
-                self._current_round(key)
+            drive(load[kind](self._cursor, key))
 
     # ------------------------------------------------------------------ group commit
 

@@ -6,6 +6,8 @@ the rows stored before it into those phases on both backends."""
 from __future__ import annotations
 
 import asyncio
+import inspect
+import re
 import sqlite3
 from datetime import UTC, datetime
 
@@ -13,6 +15,7 @@ import asyncpg
 import pytest
 
 from data import open_repository, postgres_db
+from data.postgres import PostgresRepository
 from data.repository import (
     FINISHED_STATUSES,
     SCORED_STATUSES,
@@ -22,10 +25,14 @@ from data.repository import (
     TableExists,
 )
 from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
+from data.sql import Kind, SqlRepository, writes
+from data.sqlite import SqliteRepository
+from data.sqlite_batch import BatchedSqliteRepository
 from data.sqlite_db import SqliteConnection, migrate
 from tests import test_repository as contract
 from tests.test_repository import (
     GUILD,
+    ROOT,
     T0,
     Db,
     new_match,
@@ -187,28 +194,16 @@ async def test_finished_and_ended_matches_and_scored_and_shown_rounds_count_alik
 
 
 async def test_a_persons_language_at_a_table_is_stored_and_kept(db: Db) -> None:
+    async def languages(repo: Repository, match_id: int) -> list[str | None]:
+        return [s.language for s in (await repo.get_match(match_id)).seats]
+
     repo = await db.open()
-    try:
-        m = await repo.create_match(
-            GUILD,
-            10,
-            100,
-            "standard",
-            {},
-            10,
-            120,
-            "normal",
-            "auto",
-            4,
-            "auto",
-            None,
-            "host",
-            host_language="zh-cn",  # stored in the catalogue's case
-        )
-        m = await repo.add_seat(m.id, 101, "vi person", language="vi")
-        m = await repo.add_seat(m.id, 102, "no locale")
-        m = await repo.add_seat(m.id, None, "Bot 1", "hard")
-        assert [s.language for s in m.seats] == ["zh-CN", "vi", None, None]
+    try:  # stored in the catalogue's case
+        m = await new_match(repo, seats=4, host_language="zh-cn")
+        await repo.add_seat(m.id, 101, "vi person", language="vi")
+        await repo.add_seat(m.id, 102, "no locale")
+        await repo.add_seat(m.id, None, "Bot 1", "hard")
+        assert await languages(repo, m.id) == ["zh-CN", "vi", None, None]
         with pytest.raises(ValueError, match="language"):
             await repo.add_seat(m.id, 103, "bad", language="tlh")
         with pytest.raises(ValueError, match="language"):
@@ -216,22 +211,12 @@ async def test_a_persons_language_at_a_table_is_stored_and_kept(db: Db) -> None:
         assert await repo.set_seat_language(m.id, 102, "id")
         assert await repo.set_seat_language(m.id, 101, None)
         assert not await repo.set_seat_language(m.id, 999, "en")  # no seat there
-        assert [s.language for s in (await repo.get_match(m.id)).seats] == [
-            "zh-CN",
-            None,
-            "id",
-            None,
-        ]
+        assert await languages(repo, m.id) == ["zh-CN", None, "id", None]
     finally:
         await repo.close()
     repo = await db.open()  # a restart keeps them
     try:
-        assert [s.language for s in (await repo.get_match(m.id)).seats] == [
-            "zh-CN",
-            None,
-            "id",
-            None,
-        ]
+        assert await languages(repo, m.id) == ["zh-CN", None, "id", None]
     finally:
         await repo.close()
 
@@ -349,13 +334,13 @@ async def test_migration_6_puts_old_sqlite_rows_in_their_phase(db_path: str) -> 
     repo = await open_repository(db_path)
     try:
         await _check_migrated(repo)
-        with pytest.raises(sqlite3.IntegrityError):  # the new CHECK
-            await repo._run(lambda: repo._exec("UPDATE rounds SET status = 'closing'"))
     finally:
         await repo.close()
     # a match's deletion still reaches its rows (the foreign keys point at the new tables)
-    db = sqlite3.connect(db_path)
+    db = sqlite3.connect(db_path, isolation_level=None)
     try:
+        with pytest.raises(sqlite3.IntegrityError):  # the new CHECK
+            db.execute("UPDATE rounds SET status = 'closing'")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("DELETE FROM matches WHERE id = 2")
         assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2
@@ -385,3 +370,88 @@ async def test_migration_6_puts_old_postgres_rows_in_their_phase(empty_pg_url: s
         await _check_migrated(repo)
     finally:
         await repo.close()
+
+
+# ------------------------------------------------------------------------- the data layer's rules
+
+# Methods of the protocol that touch nothing stored.
+_NOT_STORAGE = {"close", "watch_timers"}
+
+
+def _protocol_methods() -> list[str]:
+    return sorted(
+        name
+        for name, member in vars(Repository).items()
+        if inspect.iscoroutinefunction(member) and not name.startswith("_")
+    )
+
+
+@pytest.mark.parametrize(
+    "backend", [SqlRepository, SqliteRepository, BatchedSqliteRepository, PostgresRepository]
+)
+def test_every_method_declares_what_it_changes_or_that_it_reads(backend: type) -> None:
+    """A write names the records it changes (the SQLite cache drops and reloads them from
+    that); a read says it is one. A method that declares nothing fails here."""
+    undeclared = []
+    for name in _protocol_methods():
+        method = getattr(backend, name, None)
+        if name in _NOT_STORAGE or (backend is SqlRepository and method is None):
+            continue
+        assert method is not None, f"{backend.__name__} has no {name}"
+        changes = getattr(method, "changes", ())
+        if bool(changes) == bool(getattr(method, "reads", False)):
+            undeclared.append(name)
+        for change in changes:
+            if change.argument is not None:  # the key is an argument of the method
+                assert change.argument in inspect.signature(method).parameters, (name, change)
+    assert undeclared == []
+    with pytest.raises(TypeError, match="declares"):
+        writes()
+
+
+def test_every_write_method_of_the_protocol_is_covered() -> None:
+    """Each protocol method is implemented once in data/sql.py, or by each backend."""
+    backends = (SqliteRepository, PostgresRepository)
+    for name in _protocol_methods():
+        shared = name in vars(SqlRepository)
+        own = [name in vars(b) for b in backends]
+        assert shared or all(own), name
+
+
+async def test_the_cache_is_dropped_by_what_a_write_declares(db_path: str) -> None:
+    """Nothing but the declaration tells the SQLite cache what a write changed: a write
+    that declares another record leaves the changed one stale (so the declarations matter)."""
+    repo = await open_repository(db_path)
+    try:
+        m = await playing_match(repo)
+        rnd = await repo.start_round(m.id, 1, 1, T0, the_deal(3, 1))
+        assert (await repo.get_round(rnd.id)).status == RoundStatus.DEALING  # cached
+        plain = SqliteRepository.mark_round_open.__wrapped__  # type: ignore[attr-defined]
+        assert await writes(Kind.MATCH.by("round_id"))(plain)(repo, rnd.id)
+        assert (await repo.get_round(rnd.id)).status == RoundStatus.DEALING  # stale
+        await repo.set_dm_message(rnd.id, 0, 1, 2)  # declares the round: read again
+        assert (await repo.get_round(rnd.id)).status == RoundStatus.OPEN
+    finally:
+        await repo.close()
+
+
+def test_migrations_from_6_on_have_the_same_numbers_in_both_folders() -> None:
+    sqlite = {m.version: m.name for m in discover_migrations(SQLITE_MIGRATIONS) if m.version >= 6}
+    postgres = {
+        m.version: m.name for m in discover_migrations(POSTGRES_MIGRATIONS) if m.version >= 6
+    }
+    assert sqlite == postgres and 6 in sqlite
+
+
+def test_migrations_name_only_files_that_exist() -> None:
+    """A migration's comments that name a file of the project (data/....py) name one that is
+    there."""
+    named = {
+        (path.name, found)
+        for folder in (SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS)
+        for path in folder.glob("*.sql")
+        for found in re.findall(r"\b(?:data|capsa|cogs)/[\w/]+\.py\b", path.read_text())
+    }
+    assert named  # they do name some
+    missing = sorted((name, found) for name, found in named if not (ROOT / found).exists())
+    assert missing == []

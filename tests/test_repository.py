@@ -148,6 +148,7 @@ async def new_match(
     seats: int = 3,
     expires: float | None = T0 + 600,
     now: float = T0,
+    host_language: str | None = None,
 ):
     return await repo.create_match(
         guild,
@@ -164,6 +165,7 @@ async def new_match(
         expires,
         f"user{host}",
         now=now,
+        host_language=host_language,
     )
 
 
@@ -917,36 +919,27 @@ async def test_score_round_failing_mid_transaction_stores_nothing(repo: Reposito
 async def test_score_round_failing_after_any_write_is_all_or_nothing(
     repo: Repository, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A crash right after its k-th write (SQLite: the round flip, then each seat's hand and
-    ledger rows; PostgreSQL: the flip, the hands, the ledger rows): nothing of it is stored,
-    nothing stale is cached, and a retry scores it once."""
+    """A crash right after its k-th write (the round flip, the hands, the ledger rows):
+    nothing of it is stored, nothing stale is cached, and a retry scores it once."""
     m = await playing_match(repo)
-    real_exec = repo._exec  # type: ignore[attr-defined]
+    tx = repo.TX  # type: ignore[attr-defined]
     writes = 0
     crash_after = 0
 
-    def count() -> None:
-        nonlocal writes
-        writes += 1
-        if writes == crash_after:
-            raise OSError("power cut")
+    def crashing(real):
+        async def write_then_crash(self, sql, *args):
+            changed = await real(self, sql, *args)
+            nonlocal writes
+            writes += 1
+            if writes == crash_after:
+                raise OSError("power cut")
+            return changed
 
-    def exec_then_crash(sql, params=()):
-        changed = real_exec(sql, params)
-        count()
-        return changed
+        return write_then_crash
 
-    async def exec_then_crash_async(conn, sql, *args):
-        changed = await real_exec(conn, sql, *args)
-        count()
-        return changed
-
-    if db.backend == "sqlite":
-        monkeypatch.setattr(repo, "_exec", exec_then_crash)
-        n_writes = 1 + 3 * 2
-    else:
-        monkeypatch.setattr(repo, "_exec", exec_then_crash_async)
-        n_writes = 3
+    monkeypatch.setattr(tx, "run", crashing(tx.run))
+    monkeypatch.setattr(tx, "many", crashing(tx.many))
+    n_writes = 3
     expected = {0: 0.0, 1: 0.0, 2: 0.0}
     for k in range(1, n_writes + 1):
         rnd = await submitted_round(repo, m.id, k, seed=k)

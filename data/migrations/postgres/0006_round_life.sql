@@ -25,3 +25,7 @@ UPDATE rounds SET status = 'shown' WHERE status = 'scored' AND showdown_message_
 UPDATE rounds SET status = 'dealing' WHERE status = 'open' AND status_message_id IS NULL;
 
 ALTER TABLE match_seats ADD COLUMN language TEXT;
+
+-- A table's timers are now its clock and its watchdog (cogs/scheduler.py TimerKind); the
+-- timers of the old kinds go, and each process gives its tables what they lack at start.
+DELETE FROM timers WHERE kind NOT IN ('clock', 'watchdog');

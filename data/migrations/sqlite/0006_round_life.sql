@@ -86,3 +86,7 @@ DROP TABLE rounds;
 ALTER TABLE rounds_new RENAME TO rounds;
 
 ALTER TABLE match_seats ADD COLUMN language TEXT;
+
+-- A table's timers are now its clock and its watchdog (cogs/scheduler.py TimerKind); the
+-- timers of the old kinds go, and each process gives its tables what they lack at start.
+DELETE FROM timers WHERE kind NOT IN ('clock', 'watchdog');

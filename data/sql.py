@@ -1,0 +1,1342 @@
+"""The repository written once: every method's SQL and transaction, for both backends.
+
+``SqlRepository`` holds the method bodies; each is one transaction (``_tx``), a coroutine over
+a ``Tx``, the small connection interface a backend implements: run a statement (``one``,
+``all``, ``run``, ``many``), lock a table's row (``lock_match``: ``FOR UPDATE`` on
+PostgreSQL, nothing on SQLite, whose writer is single), and the stored time (REAL seconds or
+``timestamptz``) with the database's clock (``NOW``, ``LATER``). The SQL is written with
+``?`` placeholders; PostgreSQL's ``Tx`` turns them into ``$1..$n`` (data/postgres.py).
+
+What a write changes is declared with it: ``@writes(Kind.ROUND.by("round_id"), ...)``
+names the kinds of record it changes and the argument that gives each key, ``@reads`` marks
+a read. The SQLite cache (data/sqlite_batch.py) drops and reloads what a write declares;
+tests/test_life_repository.py fails when a method of the protocol declares nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar, TypeVar
+
+from capsa.timings import TIMER_WAKE_SECONDS
+
+from .common import (
+    LEADER_ORDER,
+    Row,
+    cards_text,
+    cards_tuple,
+    check_new_match,
+    check_scores_seats,
+    check_setting,
+    check_sort,
+    coach_fields,
+    from_json,
+    match_summary,
+    matches_from_rows,
+    now_or,
+    period_start,
+    ranked_where,
+    rounds_from_rows,
+    seat_language,
+    timer_conflict,
+    timer_record,
+    to_json,
+)
+from .repository import (
+    ACTIVE_STATUSES,
+    DEALT_STATUSES,
+    FINISHED_STATUSES,
+    GUILD_SETTING_FIELDS,
+    RECENT_REVIEWS,
+    SCORED_STATUSES,
+    UNFINISHED_STATUSES,
+    AlreadySeated,
+    GuildSettings,
+    LeaderRow,
+    MatchRecord,
+    MatchStatus,
+    MatchSummary,
+    NotInLobby,
+    NotPlaying,
+    NotSeated,
+    PlayerStats,
+    RoundRecord,
+    RoundScore,
+    RoundStatus,
+    TableExists,
+    TableFull,
+    TimerRecord,
+    validate_guild_settings,
+)
+
+T = TypeVar("T")
+R = TypeVar("R", GuildSettings, MatchRecord, RoundRecord)
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+# ---------------------------------------------------------------------- declared changes
+
+
+class Kind(StrEnum):
+    """What a write changes. The first four are records a backend may keep copies of (key:
+    guild id, match id, round id, match id); the others are rows no record holds."""
+
+    SETTINGS = "settings"
+    MATCH = "match"
+    ROUND = "round"
+    LATEST_ROUND = "latest_round"  # a round was added to the match
+    CLAIM = "claim"  # a claim on posting a showdown or the standings
+    REVIEW = "review"
+    TIMER = "timer"
+
+    def by(self, argument: str) -> Change:
+        """This kind of record, keyed by the write's ``argument``."""
+        return Change(self, argument)
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: Kind
+    argument: str | None = None  # None: only new records, or rows no record holds
+
+
+# (kind, key) of the write running in this task: read by ``_tx`` when it queues the write.
+_CHANGES: ContextVar[tuple[tuple[Kind, Any], ...]] = ContextVar("changes", default=())
+
+
+def writes(*changes: Change | Kind) -> Callable[[F], F]:
+    """Declare what a write method changes (each ``Kind``, with ``.by(argument)`` when the
+    record's key is an argument)."""
+    if not changes:
+        raise TypeError("a write declares what it changes")
+    declared = tuple(c if isinstance(c, Change) else Change(c) for c in changes)
+
+    def decorate(method: F) -> F:
+        names = list(inspect.signature(method).parameters)[1:]  # after self
+        keyed = [(c.kind, c.argument, names.index(c.argument)) for c in declared if c.argument]
+        if not keyed:  # no record anyone keeps a copy of: nothing to tell
+            method.changes = declared  # type: ignore[attr-defined]
+            return method
+
+        @functools.wraps(method)
+        async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            keys = tuple(
+                [(kind, args[i] if i < len(args) else kwargs[name]) for kind, name, i in keyed]
+            )
+            token = _CHANGES.set(keys)
+            try:
+                return await method(self, *args, **kwargs)
+            finally:
+                _CHANGES.reset(token)
+
+        wrapper.changes = declared  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def reads(method: F) -> F:
+    """Declare a method that changes nothing stored."""
+    method.reads = True  # type: ignore[attr-defined]
+    return method
+
+
+def declared_changes() -> tuple[tuple[Kind, Any], ...]:
+    """The (kind, key) pairs the write running in this task declared."""
+    return _CHANGES.get()
+
+
+# ---------------------------------------------------------------------- the connection
+
+
+class Tx(ABC):
+    """One transaction's statements, as a backend runs them (``?`` placeholders)."""
+
+    NOW: ClassVar[str]  # SQL: the database's clock, as stored
+    LATER: ClassVar[str]  # SQL: the database's clock plus a parameter of seconds
+    LOCK: ClassVar[str] = ""  # appended to a SELECT that locks a table's row
+
+    @abstractmethod
+    async def all(self, sql: str, *args: Any) -> Sequence[Row]:
+        """The rows of a query."""
+
+    @abstractmethod
+    async def one(self, sql: str, *args: Any) -> Row | None:
+        """The first row of a query, or None."""
+
+    @abstractmethod
+    async def run(self, sql: str, *args: Any) -> int:
+        """A write; the number of rows it changed."""
+
+    @abstractmethod
+    async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One write for each row of parameters."""
+
+    @abstractmethod
+    def stamp(self, seconds: float | None) -> Any:
+        """Unix seconds as stored."""
+
+    @abstractmethod
+    def secs(self, value: Any) -> float | None:
+        """A stored time in unix seconds."""
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        row = await self.one(sql, *args)
+        return None if row is None else row[0]
+
+    @abstractmethod
+    async def lock_user(self, user_id: int) -> None:
+        """Hold the person until the transaction ends (one table at a time)."""
+
+    async def lock_match(self, match_id: int) -> Row | None:
+        """Lock the table's row until the transaction ends; its guild, status and seats."""
+        return await self.one(
+            f"SELECT guild_id, status, seats_count FROM matches WHERE id = ?{self.LOCK}",
+            match_id,
+        )
+
+    async def hold_match(self, match_id: int) -> None:
+        """Lock the table's row until the transaction ends, where rows are locked."""
+        if self.LOCK:
+            await self.lock_match(match_id)
+
+    async def hold_match_of_round(self, round_id: int) -> None:
+        """Lock the row of the round's table until the transaction ends, where rows are
+        locked."""
+        if self.LOCK:
+            await self.lock_match_of_round(round_id)
+
+    async def lock_match_of_round(self, round_id: int) -> Row | None:
+        """Lock the row of the round's table; the table's id, status and guild."""
+        return await self.one(
+            "SELECT m.id, m.status, m.guild_id FROM matches m JOIN rounds r ON r.match_id = m.id"
+            f" WHERE r.id = ?{self.LOCK and self.LOCK + ' OF m'}",
+            round_id,
+        )
+
+
+# ---------------------------------------------------------------------- the SQL
+
+
+def _in(statuses: tuple[str, ...]) -> str:
+    """``IN ('a', 'b')``: written out, not bound, so the partial indexes can be used."""
+    return "IN ({})".format(", ".join(f"'{status}'" for status in statuses))
+
+
+def _marks(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+_ACTIVE = _in(ACTIVE_STATUSES)
+_FINISHED = _in(FINISHED_STATUSES)
+_SCORED = _in(SCORED_STATUSES)
+_DEALT = _in(DEALT_STATUSES)
+
+# A match and its seats, one row per seat (one row with NULL seat columns if it has none).
+# The seat's columns come first: SQLite finds a column by name from the first one on.
+_MATCH_ROWS = (
+    "SELECT s.seat, s.user_id, s.name, s.is_bot, s.level, s.place,"
+    " s.language AS seat_language, m.*"
+    " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
+)
+# A round and its hands, one row per hand (the hand's columns first).
+_ROUND_ROWS = (
+    "SELECT h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
+    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged,"
+    " r.* FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
+)
+_ACTIVE_MATCH_OF_USER = (
+    "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+    f" WHERE s.user_id = ? AND m.status {_ACTIVE} ORDER BY m.id LIMIT 1"
+)
+
+
+def _leader_cte(since: bool) -> str:
+    """Per-user totals of one guild (since a time, if ``since``) as a CTE named ``board``;
+    its parameters are ``_leader_params``'."""
+    score_time = " AND scored_at >= ?" if since else ""
+    finish_time = " AND m.finished_at >= ?" if since else ""
+    return (
+        "WITH rev AS ("
+        "  SELECT user_id, COUNT(*) AS reviewed, AVG(loss) AS loss FROM hand_reviews"
+        f"  WHERE guild_id = ? AND counted = TRUE{score_time} GROUP BY user_id"
+        "), pts AS ("
+        "  SELECT user_id, SUM(points) AS points, SUM(sweeps_given) AS sweeps,"
+        "   COUNT(*) AS rounds FROM round_scores"
+        f"  WHERE guild_id = ? AND user_id IS NOT NULL{score_time} GROUP BY user_id"
+        "), res AS ("
+        "  SELECT s.user_id, COUNT(*) AS matches,"
+        "   COUNT(*) FILTER (WHERE s.place = 1) AS wins"
+        "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
+        f"  WHERE m.guild_id = ? AND m.status {_FINISHED} AND s.user_id IS NOT NULL{finish_time}"
+        "  GROUP BY s.user_id"
+        "), board AS ("
+        "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
+        "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
+        "   COALESCE(pts.rounds, 0) AS rounds, COALESCE(rev.reviewed, 0) AS reviewed,"
+        "   rev.loss AS loss"
+        "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
+        "  LEFT JOIN pts ON pts.user_id = u.user_id"
+        "  LEFT JOIN res ON res.user_id = u.user_id"
+        "  LEFT JOIN rev ON rev.user_id = u.user_id"
+        ") "
+    )
+
+
+def _finished_where(user_id: int | None) -> str:
+    where = f"guild_id = ? AND status {_FINISHED}"
+    if user_id is not None:
+        where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
+    return where
+
+
+# ---------------------------------------------------------------------- the repository
+
+
+class SqlRepository(ABC):
+    """``Repository``'s methods over a backend's ``_tx``."""
+
+    UNIQUE_VIOLATION: type[Exception]  # the backend's error for a row a unique index refuses
+
+    @abstractmethod
+    async def _tx(
+        self, body: Callable[[Tx], Awaitable[T]], *, read: bool = False, snapshot: bool = False
+    ) -> T:
+        """``body`` as one transaction, with the changes the running write declared; ``read``:
+        a read of one statement, ``snapshot``: a read of several, on one snapshot."""
+
+    @abstractmethod
+    async def _timers_due_soon(self) -> None:
+        """A timer due within TIMER_WAKE_SECONDS was set: wake the processes that watch."""
+
+    # What a transaction read, for a backend that keeps copies of records.
+
+    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:  # noqa: B027
+        """The running transaction read ``record``."""
+
+    def _loaded_latest(self, match_id: int, round_id: int) -> None:  # noqa: B027
+        """The running transaction found ``round_id`` to be the match's latest round."""
+
+    # ------------------------------------------------------------------ loading records
+
+    def _remember(self, found: list[R]) -> list[R]:
+        for record in found:
+            self._loaded(record)
+        return found
+
+    async def _load_matches(self, db: Tx, where: str, *args: Any) -> list[MatchRecord]:
+        rows = await db.all(f"{_MATCH_ROWS} WHERE {where} ORDER BY m.id, s.seat", *args)
+        return self._remember(matches_from_rows(rows, db.secs))
+
+    async def _load_match(self, db: Tx, match_id: int) -> MatchRecord | None:
+        found = await self._load_matches(db, "m.id = ?", match_id)
+        return found[0] if found else None
+
+    async def _load_rounds(self, db: Tx, where: str, *args: Any) -> list[RoundRecord]:
+        rows = await db.all(f"{_ROUND_ROWS} WHERE {where} ORDER BY r.number, h.seat", *args)
+        return self._remember(rounds_from_rows(rows, db.secs))
+
+    async def _load_round(self, db: Tx, round_id: int) -> RoundRecord | None:
+        found = await self._load_rounds(db, "r.id = ?", round_id)
+        return found[0] if found else None
+
+    async def _load_current_round(self, db: Tx, match_id: int) -> RoundRecord | None:
+        found = await self._load_rounds(
+            db,
+            "r.match_id = ? AND r.number = (SELECT MAX(number) FROM rounds WHERE match_id = ?)",
+            match_id,
+            match_id,
+        )
+        if not found:
+            return None
+        self._loaded_latest(match_id, found[0].id)
+        return found[0]
+
+    async def _load_settings(self, db: Tx, guild_id: int) -> GuildSettings:
+        row = await db.one("SELECT * FROM guild_settings WHERE guild_id = ?", guild_id)
+        if row is None:
+            settings = GuildSettings(guild_id=guild_id)
+        else:
+            settings = GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
+        self._loaded(settings)
+        return settings
+
+    # ------------------------------------------------------------------ settings
+
+    @reads
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self._tx(lambda db: self._load_settings(db, guild_id), read=True)
+
+    @writes(Kind.SETTINGS.by("guild_id"))
+    async def update_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettings:
+        clean = validate_guild_settings(fields)
+
+        async def tx(db: Tx) -> GuildSettings:
+            if clean:
+                names = [*clean, "updated_at"]
+                await db.run(
+                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)})"
+                    f" VALUES (?, {_marks(len(names))}) ON CONFLICT (guild_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in names),
+                    guild_id,
+                    *clean.values(),
+                    db.stamp(time.time()),
+                )
+            return await self._load_settings(db, guild_id)
+
+        return await self._tx(tx)
+
+    # ------------------------------------------------------------------ matches
+
+    async def _remember_player(
+        self, db: Tx, guild_id: int, user_id: int, name: str, now: float
+    ) -> None:
+        await db.run(
+            "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+            " name = excluded.name, updated_at = excluded.updated_at",
+            guild_id,
+            user_id,
+            name,
+            db.stamp(now),
+        )
+
+    async def _seats(self, db: Tx, match_id: int) -> set[int]:
+        """The match's taken seats."""
+        rows = await db.all("SELECT seat FROM match_seats WHERE match_id = ?", match_id)
+        return {r[0] for r in rows}
+
+    async def _seated(self, db: Tx, user_id: int) -> None:
+        """Refuse a person who sits at a lobby or playing table already."""
+        other = await db.value(_ACTIVE_MATCH_OF_USER, user_id)
+        if other is not None:
+            raise AlreadySeated(f"user {user_id} already sits at table #{other}")
+
+    @writes(Kind.MATCH)  # a new one
+    async def create_match(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        options: dict[str, Any],
+        rounds_total: int,
+        countdown: int,
+        bot_level: str,
+        timeout_action: str,
+        seats_count: int,
+        language: str,
+        lobby_expires_at: float | None,
+        host_name: str,
+        *,
+        now: float | None = None,
+        host_language: str | None = None,
+    ) -> MatchRecord:
+        check_new_match(seats_count, rounds_total, timeout_action)
+        t = now_or(now)
+        host_lang = seat_language(host_language)
+
+        async def tx(db: Tx) -> MatchRecord:
+            await db.lock_user(host_id)
+            existing = await db.value(
+                f"SELECT id FROM matches WHERE channel_id = ? AND status {_ACTIVE}", channel_id
+            )
+            if existing is not None:
+                raise TableExists(f"channel {channel_id} already has table #{existing}")
+            await self._seated(db, host_id)
+            try:
+                match_id = await db.value(
+                    "INSERT INTO matches (guild_id, channel_id, host_id, preset, options,"
+                    " rounds_total, countdown, bot_level, timeout_action, seats_count, language,"
+                    " status, created_at, lobby_expires_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    preset,
+                    to_json(dict(options or {})),
+                    rounds_total,
+                    countdown,
+                    bot_level,
+                    timeout_action,
+                    seats_count,
+                    language,
+                    db.stamp(t),
+                    db.stamp(lobby_expires_at),
+                )
+            except self.UNIQUE_VIOLATION as exc:  # the partial unique index (another process)
+                raise TableExists(f"channel {channel_id} already has a table") from exc
+            await db.run(
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES (?, 0, ?, ?, FALSE, NULL, ?)",
+                match_id,
+                host_id,
+                host_name,
+                host_lang,
+            )
+            await self._remember_player(db, guild_id, host_id, host_name, t)
+            match = await self._load_match(db, match_id)
+            assert match is not None
+            return match
+
+        return await self._tx(tx)
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def set_lobby_message(self, match_id: int, message_id: int | None) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                "UPDATE matches SET lobby_message_id = ? WHERE id = ?", message_id, match_id
+            )
+
+        await self._tx(tx)
+
+    async def _lobby(self, db: Tx, match_id: int) -> Row:
+        """Lock the table; its row, if it is in its lobby (NotInLobby if not)."""
+        row = await db.lock_match(match_id)
+        if row is None:
+            raise NotInLobby(f"table #{match_id} does not exist")
+        if row["status"] != MatchStatus.LOBBY:
+            raise NotInLobby(f"table #{match_id} is {row['status']}, not in its lobby")
+        return row
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def add_seat(
+        self,
+        match_id: int,
+        user_id: int | None,
+        name: str,
+        level: str | None = None,
+        *,
+        now: float | None = None,
+        language: str | None = None,
+    ) -> MatchRecord:
+        t = now_or(now)
+        lang = seat_language(language)
+
+        async def tx(db: Tx) -> MatchRecord:
+            if user_id is not None:
+                await db.lock_user(user_id)
+            row = await self._lobby(db, match_id)
+            if user_id is not None:
+                await self._seated(db, user_id)
+            taken = await self._seats(db, match_id)
+            free = [s for s in range(row["seats_count"]) if s not in taken]
+            if not free:
+                raise TableFull(f"table #{match_id} is full ({row['seats_count']} seats)")
+            await db.run(
+                "INSERT INTO match_seats (match_id, seat, user_id, name, is_bot, level, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                match_id,
+                free[0],
+                user_id,
+                name,
+                user_id is None,
+                level,
+                lang,
+            )
+            if user_id is not None:
+                await self._remember_player(db, row["guild_id"], user_id, name, t)
+            match = await self._load_match(db, match_id)
+            assert match is not None
+            return match
+
+        return await self._tx(tx)
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def set_seat_language(self, match_id: int, user_id: int, language: str | None) -> bool:
+        lang = seat_language(language)
+
+        async def tx(db: Tx) -> bool:
+            await db.hold_match(match_id)
+            return 1 == await db.run(
+                "UPDATE match_seats SET language = ? WHERE match_id = ? AND user_id = ?",
+                lang,
+                match_id,
+                user_id,
+            )
+
+        return await self._tx(tx)
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def remove_seat(self, match_id: int, user_id: int) -> MatchRecord:
+        async def tx(db: Tx) -> MatchRecord:
+            await self._lobby(db, match_id)
+            removed = await db.run(
+                "DELETE FROM match_seats WHERE match_id = ? AND user_id = ?", match_id, user_id
+            )
+            if not removed:
+                raise NotSeated(f"user {user_id} has no seat at table #{match_id}")
+            match = await self._load_match(db, match_id)
+            assert match is not None
+            return match
+
+        return await self._tx(tx)
+
+    async def _match_step(
+        self, match_id: int, allowed: tuple[str, ...], sql: str, first: Any, *, time: bool
+    ) -> bool:
+        """Lock the match; if its status is one of ``allowed``, run ``sql`` (its parameters:
+        ``first``, a time if ``time``, then the match id). True if it ran."""
+
+        async def tx(db: Tx) -> bool:
+            row = await db.lock_match(match_id)
+            if row is None or row["status"] not in allowed:
+                return False
+            await db.run(sql, db.stamp(first) if time else first, match_id)
+            return True
+
+        return await self._tx(tx)
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def start_match(self, match_id: int, *, now: float | None = None) -> bool:
+        return await self._match_step(
+            match_id,
+            (MatchStatus.LOBBY,),
+            "UPDATE matches SET status = 'playing', started_at = ? WHERE id = ?",
+            now_or(now),
+            time=True,
+        )
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def cancel_match(
+        self, match_id: int, *, now: float | None = None, lobby_only: bool = False
+    ) -> bool:
+        return await self._match_step(
+            match_id,
+            (MatchStatus.LOBBY,) if lobby_only else ACTIVE_STATUSES,
+            "UPDATE matches SET status = 'cancelled', finished_at = ? WHERE id = ?",
+            now_or(now),
+            time=True,
+        )
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def finish_match(
+        self, match_id: int, places: dict[int, int], *, now: float | None = None
+    ) -> bool:
+        t = now_or(now)
+
+        async def tx(db: Tx) -> bool:
+            row = await db.lock_match(match_id)
+            if row is None or row["status"] != MatchStatus.PLAYING:
+                return False
+            await db.run(
+                "UPDATE matches SET status = 'finished', finished_at = ? WHERE id = ?",
+                db.stamp(t),
+                match_id,
+            )
+            for seat, place in places.items():
+                if not await db.run(
+                    "UPDATE match_seats SET place = ? WHERE match_id = ? AND seat = ?",
+                    int(place),
+                    match_id,
+                    int(seat),
+                ):
+                    raise ValueError(f"table #{match_id} has no seat {seat}")
+            return True
+
+        return await self._tx(tx)
+
+    async def _claim(self, table: str, column: str, key: int, lease: float, where: str) -> bool:
+        """Hold ``table``'s row ``key`` for ``lease`` seconds (``column``: until when) if
+        ``where`` holds and no other claim runs; True if this caller got it."""
+
+        async def tx(db: Tx) -> bool:
+            return 1 == await db.run(
+                f"UPDATE {table} SET {column} = {db.LATER} WHERE id = ? AND {where}"
+                f" AND ({column} IS NULL OR {column} < {db.NOW})",
+                float(lease),
+                key,
+            )
+
+        return await self._tx(tx)
+
+    async def _release(self, table: str, column: str, key: int) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(f"UPDATE {table} SET {column} = NULL WHERE id = ?", key)
+
+        await self._tx(tx)
+
+    @writes(Kind.CLAIM)
+    async def claim_standings(self, match_id: int, lease: float) -> bool:
+        return await self._claim(
+            "matches", "standings_claim_until", match_id, lease, "status = 'finished'"
+        )
+
+    @writes(Kind.CLAIM)
+    async def release_standings(self, match_id: int) -> None:
+        await self._release("matches", "standings_claim_until", match_id)
+
+    @writes(Kind.MATCH.by("match_id"))
+    async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
+        return await self._match_step(
+            match_id,
+            (MatchStatus.FINISHED,),
+            "UPDATE matches SET status = 'ended', standings_message_id = ?,"
+            " standings_claim_until = NULL WHERE id = ?",
+            message_id,
+            time=False,
+        )
+
+    @reads
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        return await self._tx(lambda db: self._load_match(db, match_id), read=True)
+
+    @reads
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
+        found = await self._tx(
+            lambda db: self._load_matches(
+                db, f"m.channel_id = ? AND m.status {_ACTIVE}", channel_id
+            ),
+            read=True,
+        )
+        return found[0] if found else None
+
+    @reads
+    async def active_match_of_user(self, user_id: int) -> MatchRecord | None:
+        found = await self._tx(
+            lambda db: self._load_matches(db, f"m.id = ({_ACTIVE_MATCH_OF_USER})", user_id),
+            read=True,
+        )
+        return found[0] if found else None
+
+    @reads
+    async def active_matches(self) -> list[MatchRecord]:
+        return await self._tx(lambda db: self._load_matches(db, f"m.status {_ACTIVE}"), read=True)
+
+    @reads
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        where = f"m.status {_in(UNFINISHED_STATUSES)}"
+        return await self._tx(lambda db: self._load_matches(db, where), read=True)
+
+    # ------------------------------------------------------------------ rounds
+
+    @writes(Kind.LATEST_ROUND.by("match_id"))  # and a new round
+    async def start_round(
+        self,
+        match_id: int,
+        number: int,
+        seed: int,
+        deadline: float,
+        hands: dict[int, list[str]],
+        *,
+        now: float | None = None,
+    ) -> RoundRecord:
+        t = now_or(now)
+        dealt = [(int(seat), cards_text(cards)) for seat, cards in sorted(hands.items())]
+
+        async def tx(db: Tx) -> RoundRecord:
+            row = await db.lock_match(match_id)
+            round_id = await db.value(
+                "SELECT id FROM rounds WHERE match_id = ? AND number = ?", match_id, number
+            )
+            if round_id is None:
+                if row is None or row["status"] != MatchStatus.PLAYING:
+                    state = "does not exist" if row is None else f"is {row['status']}"
+                    raise NotPlaying(f"table #{match_id} {state}: no round can start")
+                unknown = sorted(set(hands) - await self._seats(db, match_id))
+                if unknown:
+                    raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
+                round_id = await db.value(
+                    "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
+                    f" VALUES (?, ?, ?, ?, '{RoundStatus.DEALING}', ?) RETURNING id",
+                    match_id,
+                    number,
+                    str(int(seed)),
+                    db.stamp(float(deadline)),
+                    db.stamp(t),
+                )
+                await db.many(
+                    "INSERT INTO hands (round_id, seat, cards) VALUES (?, ?, ?)",
+                    [(round_id, seat, cards) for seat, cards in dealt],
+                )
+            record = await self._load_round(db, round_id)
+            assert record is not None
+            return record
+
+        return await self._tx(tx)
+
+    @reads
+    async def current_round(self, match_id: int) -> RoundRecord | None:
+        return await self._tx(lambda db: self._load_current_round(db, match_id), read=True)
+
+    @reads
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        return await self._tx(lambda db: self._load_round(db, round_id), read=True)
+
+    async def _round_step(self, round_id: int, sql: str, *args: Any) -> bool:
+        """Lock the round's table and run ``sql``; True if it changed the round."""
+
+        async def tx(db: Tx) -> bool:
+            await db.hold_match_of_round(round_id)
+            return 1 == await db.run(sql, *args)
+
+        return await self._tx(tx)
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def set_round_deadline(self, round_id: int, deadline: float) -> bool:
+        async def tx(db: Tx) -> bool:
+            await db.hold_match_of_round(round_id)
+            return 1 == await db.run(
+                "UPDATE rounds SET deadline = ? WHERE id = ? AND status IN ('dealing', 'open')",
+                db.stamp(float(deadline)),
+                round_id,
+            )
+
+        return await self._tx(tx)
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def mark_round_open(self, round_id: int) -> bool:
+        return await self._round_step(
+            round_id,
+            "UPDATE rounds SET status = 'open' WHERE id = ? AND status = 'dealing'",
+            round_id,
+        )
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def set_round_messages(
+        self,
+        round_id: int,
+        status_message_id: int | None = None,
+        showdown_message_id: int | None = None,
+    ) -> None:
+        sets = {
+            k: v
+            for k, v in (
+                ("status_message_id", status_message_id),
+                ("showdown_message_id", showdown_message_id),
+            )
+            if v is not None
+        }
+        if sets:
+            assignments = ", ".join(f"{k} = ?" for k in sets)
+            sql = f"UPDATE rounds SET {assignments} WHERE id = ?"
+            await self._round_step(round_id, sql, *sets.values(), round_id)
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def set_dm_message(
+        self, round_id: int, seat: int, channel_id: int | None, message_id: int | None
+    ) -> None:
+        await self._round_step(
+            round_id,
+            "UPDATE hands SET dm_channel_id = ?, dm_message_id = ? WHERE round_id = ? AND seat = ?",
+            channel_id,
+            message_id,
+            round_id,
+            seat,
+        )
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def mark_dm_refused(self, round_id: int, seat: int) -> None:
+        await self._round_step(
+            round_id,
+            "UPDATE hands SET dm_refused = TRUE, dm_channel_id = NULL, dm_message_id = NULL"
+            " WHERE round_id = ? AND seat = ?",
+            round_id,
+            seat,
+        )
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def submit_hand(
+        self,
+        round_id: int,
+        seat: int,
+        back: Sequence[str] | None,
+        middle: Sequence[str] | None,
+        front: Sequence[str] | None,
+        declare: str | None,
+        fouled: bool,
+        auto: bool = False,
+        *,
+        arranged: bool = False,
+        now: float | None = None,
+    ) -> bool:
+        rows = {"back": back, "middle": middle, "front": front}
+        texts = {name: cards_text(cards) for name, cards in rows.items()}
+        t = now_or(now)
+
+        async def tx(db: Tx) -> bool:
+            await db.hold_match_of_round(round_id)
+            row = await db.one(
+                "SELECT h.cards, h.submitted_at, r.status FROM hands h"
+                " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
+                round_id,
+                seat,
+            )
+            if row is None or row["status"] not in DEALT_STATUSES:
+                return False
+            if row["submitted_at"] is not None:
+                return False
+            check_setting(texts, cards_tuple(row["cards"]) or ())
+            return 1 == await db.run(
+                "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
+                " auto = ?, arranged = ?, submitted_at = ?"
+                " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
+                texts["back"],
+                texts["middle"],
+                texts["front"],
+                declare,
+                bool(fouled),
+                bool(auto),
+                bool(arranged),
+                db.stamp(t),
+                round_id,
+                seat,
+            )
+
+        return await self._tx(tx)
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def score_round(
+        self,
+        round_id: int,
+        result: dict[str, Any],
+        scores: list[RoundScore],
+        now: float | None = None,
+    ) -> bool:
+        t = now_or(now)
+        result_text = to_json(result)
+        check_scores_seats([s.seat for s in scores])
+        best_rows = [to_json(s.best_row) for s in scores]  # (a bad one fails before writing)
+
+        async def tx(db: Tx) -> bool:
+            match = await db.lock_match_of_round(round_id)
+            # The guard: only a dealt round of a playing match flips to 'scored', once.
+            if match is None or match["status"] != MatchStatus.PLAYING:
+                return False
+            flipped = await db.run(
+                "UPDATE rounds SET status = 'scored', result = ?, scored_at = ?"
+                f" WHERE id = ? AND status {_DEALT}",
+                result_text,
+                db.stamp(t),
+                round_id,
+            )
+            if flipped != 1:
+                return False
+            seats = await db.all(
+                "SELECT h.seat, s.user_id FROM hands h"
+                " LEFT JOIN match_seats s ON s.match_id = ? AND s.seat = h.seat"
+                " WHERE h.round_id = ?",
+                match["id"],
+                round_id,
+            )
+            users = {r[0]: r[1] for r in seats}
+            missing = [s.seat for s in scores if s.seat not in users]
+            if missing:
+                raise ValueError(f"round {round_id} has no hand for seat {missing[0]}")
+            await db.many(
+                "UPDATE hands SET points = ?, fouled = (fouled OR ?)"
+                " WHERE round_id = ? AND seat = ?",
+                [(float(s.points), bool(s.fouled), round_id, s.seat) for s in scores],
+            )
+            await db.many(
+                "INSERT INTO round_scores (round_id, seat, match_id, guild_id, user_id,"
+                " points, fouled, special, sweeps_given, sweeps_taken, table_sweep,"
+                " best_strength, best_row, scored_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        round_id,
+                        s.seat,
+                        match["id"],
+                        match["guild_id"],
+                        users[s.seat],
+                        float(s.points),
+                        bool(s.fouled),
+                        s.special,
+                        int(s.sweeps_given),
+                        int(s.sweeps_taken),
+                        bool(s.table_sweep),
+                        _strength(s.best_row),
+                        best_row,
+                        db.stamp(t),
+                    )
+                    for s, best_row in zip(scores, best_rows, strict=True)
+                ],
+            )
+            return True
+
+        return await self._tx(tx)
+
+    @writes(Kind.ROUND.by("round_id"))
+    async def mark_showdown_posted(self, round_id: int, message_id: int | None) -> bool:
+        return await self._round_step(
+            round_id,
+            "UPDATE rounds SET status = 'shown',"
+            " showdown_message_id = COALESCE(?, showdown_message_id),"
+            " showdown_claim_until = NULL WHERE id = ? AND status = 'scored'",
+            message_id,
+            round_id,
+        )
+
+    @writes(Kind.CLAIM)
+    async def claim_showdown(self, round_id: int, lease: float) -> bool:
+        return await self._claim(
+            "rounds",
+            "showdown_claim_until",
+            round_id,
+            lease,
+            "status = 'scored' AND showdown_message_id IS NULL",
+        )
+
+    @writes(Kind.CLAIM)
+    async def release_showdown(self, round_id: int) -> None:
+        await self._release("rounds", "showdown_claim_until", round_id)
+
+    @reads
+    async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
+        where = f"r.match_id = ? AND r.status {_SCORED}"
+        return await self._tx(lambda db: self._load_rounds(db, where, match_id), read=True)
+
+    @reads
+    async def match_totals(self, match_id: int) -> dict[int, float]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT s.seat, COALESCE(SUM(rs.points), 0) FROM match_seats s"
+                " LEFT JOIN round_scores rs ON rs.match_id = s.match_id AND rs.seat = s.seat"
+                " WHERE s.match_id = ? GROUP BY s.seat ORDER BY s.seat",
+                match_id,
+            ),
+            read=True,
+        )
+        return {r[0]: float(r[1]) for r in rows}
+
+    # ------------------------------------------------------------------ stats
+
+    @reads
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: str = "points",
+        period_days: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        now: float | None = None,
+    ) -> list[LeaderRow]:
+        check_sort(sort)
+        since = period_start(period_days, now)
+
+        async def tx(db: Tx) -> Sequence[Row]:
+            return await db.all(
+                _leader_cte(since is not None)
+                + "SELECT b.*, COALESCE(pl.name, '') AS name FROM board b"
+                " LEFT JOIN players pl ON pl.guild_id = ? AND pl.user_id = b.user_id"
+                f"{ranked_where(sort)} ORDER BY {LEADER_ORDER[sort]} LIMIT ? OFFSET ?",
+                *_leader_params(db, guild_id, since),
+                guild_id,
+                max(0, int(limit)),
+                max(0, int(offset)),
+            )
+
+        return [
+            LeaderRow(
+                user_id=r["user_id"],
+                name=r["name"],
+                points=float(r["points"]),
+                wins=int(r["wins"]),
+                matches=int(r["matches"]),
+                sweeps=int(r["sweeps"]),
+                rounds=int(r["rounds"]),
+                reviewed=int(r["reviewed"]),
+                loss=None if r["loss"] is None else float(r["loss"]),
+            )
+            for r in await self._tx(tx, read=True)
+        ]
+
+    @reads
+    async def leaderboard_count(
+        self,
+        guild_id: int,
+        period_days: int | None = None,
+        now: float | None = None,
+        sort: str = "points",
+    ) -> int:
+        check_sort(sort)
+        since = period_start(period_days, now)
+        sql = _leader_cte(since is not None) + f"SELECT COUNT(*) FROM board b{ranked_where(sort)}"
+        count = await self._tx(
+            lambda db: db.value(sql, *_leader_params(db, guild_id, since)), read=True
+        )
+        return int(count or 0)
+
+    @reads
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        where = "guild_id = ? AND user_id = ?"
+        key = (guild_id, user_id)
+
+        async def tx(db: Tx) -> tuple[Any, ...]:
+            agg = await db.one(
+                "SELECT COUNT(*) AS rounds, COALESCE(SUM(points), 0) AS points,"
+                " COALESCE(SUM(sweeps_given), 0) AS sweeps_given,"
+                " COALESCE(SUM(sweeps_taken), 0) AS sweeps_taken,"
+                " COUNT(*) FILTER (WHERE table_sweep = TRUE) AS table_sweeps,"
+                f" COUNT(*) FILTER (WHERE fouled = TRUE) AS fouls FROM round_scores WHERE {where}",
+                *key,
+            )
+            specials = await db.all(
+                f"SELECT special, COUNT(*) FROM round_scores WHERE {where}"
+                " AND special IS NOT NULL GROUP BY special ORDER BY special",
+                *key,
+            )
+            best = await db.value(
+                f"SELECT best_row FROM round_scores WHERE {where} AND best_strength IS NOT NULL"
+                " ORDER BY best_strength DESC, scored_at ASC, round_id ASC LIMIT 1",
+                *key,
+            )
+            res = await db.one(
+                "SELECT COUNT(*) AS matches, COUNT(*) FILTER (WHERE s.place = 1) AS wins"
+                " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                f" WHERE m.guild_id = ? AND m.status {_FINISHED} AND s.user_id = ?",
+                *key,
+            )
+            coach = await db.one(
+                "SELECT COUNT(*) FILTER (WHERE counted = TRUE) AS reviewed,"
+                " AVG(loss) FILTER (WHERE counted = TRUE) AS loss_all,"
+                " COUNT(*) FILTER (WHERE counted = FALSE) AS uncounted,"
+                " (SELECT AVG(loss) FROM (SELECT loss FROM hand_reviews"
+                f"   WHERE {where} AND counted = TRUE"
+                "   ORDER BY scored_at DESC, round_id DESC LIMIT ?) recent) AS loss_recent"
+                f" FROM hand_reviews WHERE {where}",
+                *key,
+                RECENT_REVIEWS,
+                *key,
+            )
+            return agg, specials, best, res, coach
+
+        agg, specials, best, res, coach = await self._tx(tx, snapshot=True)
+        assert agg is not None and res is not None and coach is not None
+        rounds = int(agg["rounds"])
+        points = float(agg["points"])
+        return PlayerStats(
+            user_id=user_id,
+            matches=int(res["matches"]),
+            wins=int(res["wins"]),
+            points=points,
+            rounds=rounds,
+            points_per_round=points / rounds if rounds else 0.0,
+            sweeps_given=int(agg["sweeps_given"]),
+            sweeps_taken=int(agg["sweeps_taken"]),
+            table_sweeps=int(agg["table_sweeps"]),
+            fouls=int(agg["fouls"]),
+            specials={r[0]: int(r[1]) for r in specials},
+            best_hand=from_json(best),
+            **coach_fields(coach),
+        )
+
+    # ------------------------------------------------------------------ the coach
+
+    @writes(Kind.REVIEW)
+    async def store_review(
+        self,
+        round_id: int,
+        seat: int,
+        review: dict[str, Any],
+        loss: float,
+        counted: bool,
+        *,
+        now: float | None = None,
+    ) -> bool:
+        text = to_json(review)
+        t = now_or(now)
+
+        async def tx(db: Tx) -> bool:
+            return 1 == await db.run(
+                "INSERT INTO hand_reviews (round_id, seat, match_id, guild_id, user_id, loss,"
+                " counted, review, scored_at, reviewed_at)"
+                " SELECT r.id, s.seat, m.id, m.guild_id, s.user_id, ?, ?, ?, r.scored_at, ?"
+                " FROM rounds r JOIN matches m ON m.id = r.match_id"
+                " JOIN match_seats s ON s.match_id = m.id AND s.seat = ?"
+                f" WHERE r.id = ? AND r.status {_SCORED} AND s.user_id IS NOT NULL"
+                " ON CONFLICT (round_id, seat) DO NOTHING",
+                max(0.0, float(loss)),
+                bool(counted),
+                text,
+                db.stamp(t),
+                seat,
+                round_id,
+            )
+
+        return await self._tx(tx)
+
+    @reads
+    async def hand_review(self, round_id: int, seat: int) -> dict[str, Any] | None:
+        text = await self._tx(
+            lambda db: db.value(
+                "SELECT review FROM hand_reviews WHERE round_id = ? AND seat = ?", round_id, seat
+            ),
+            read=True,
+        )
+        return from_json(text)
+
+    @reads
+    async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT h.round_id, h.seat FROM hands h JOIN rounds r ON r.id = h.round_id"
+                " JOIN match_seats s ON s.match_id = r.match_id AND s.seat = h.seat"
+                f" WHERE r.status {_SCORED} AND r.scored_at >= ? AND s.user_id IS NOT NULL"
+                " AND NOT EXISTS (SELECT 1 FROM hand_reviews v"
+                "  WHERE v.round_id = h.round_id AND v.seat = h.seat)"
+                " ORDER BY r.scored_at, h.round_id, h.seat LIMIT ?",
+                db.stamp(since),
+                max(0, int(limit)),
+            ),
+            read=True,
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
+
+    # ------------------------------------------------------------------ timers
+
+    @writes(Kind.TIMER)
+    async def set_timer(
+        self,
+        match_id: int,
+        kind: str,
+        arg: int,
+        delay: float,
+        *,
+        if_absent: bool = False,
+        holder: str | None = None,
+        lease: float = 0.0,
+    ) -> bool:
+        conflict = timer_conflict(if_absent)
+
+        async def tx(db: Tx) -> int:
+            return await db.run(
+                "INSERT INTO timers (match_id, kind, arg, due_at, lease_until, lease_owner)"
+                f" SELECT id, ?, ?, {db.LATER}, {db.LATER}, ? FROM matches WHERE id = ?"
+                f" ON CONFLICT (match_id, kind) {conflict}",
+                kind,
+                int(arg),
+                max(0.0, float(delay)),
+                None if holder is None else float(lease),  # NULL: not held
+                holder,
+                match_id,
+            )
+
+        changed = await self._tx(tx)
+        if changed and delay < TIMER_WAKE_SECONDS:
+            await self._timers_due_soon()
+        return changed == 1
+
+    @writes(Kind.TIMER)
+    async def cancel_timers(
+        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+    ) -> None:
+        where = "match_id = ?"
+        params: list[Any] = [match_id]
+        if kinds is not None:
+            where += f" AND kind IN ({_marks(len(kinds))})"
+            params += list(kinds)
+        if arg is not None:
+            where += " AND arg = ?"
+            params.append(arg)
+
+        async def tx(db: Tx) -> None:
+            await db.run(f"DELETE FROM timers WHERE {where}", *params)
+
+        await self._tx(tx)
+
+    @writes(Kind.TIMER)
+    async def renew_timers(self, owner: str, lease: float) -> int:
+        async def tx(db: Tx) -> int:
+            return await db.run(
+                f"UPDATE timers SET lease_until = {db.LATER}"
+                f" WHERE lease_owner = ? AND lease_until >= {db.NOW}",
+                float(lease),
+                owner,
+            )
+
+        return await self._tx(tx)
+
+    @writes(Kind.TIMER)
+    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                "DELETE FROM timers WHERE match_id = ? AND kind = ? AND version = ?",
+                match_id,
+                kind,
+                version,
+            )
+
+        await self._tx(tx)
+
+    @writes(Kind.TIMER)
+    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                f"UPDATE timers SET due_at = {db.LATER}, attempts = attempts + 1,"
+                " lease_until = NULL, lease_owner = NULL"
+                " WHERE match_id = ? AND kind = ? AND version = ?",
+                max(0.0, float(delay)),
+                match_id,
+                kind,
+                version,
+            )
+
+        await self._tx(tx)
+
+    @reads
+    async def timers_of(self, match_id: int) -> list[TimerRecord]:
+        rows = await self._tx(
+            lambda db: db.all("SELECT * FROM timers WHERE match_id = ? ORDER BY kind", match_id),
+            read=True,
+        )
+        return [timer_record(r) for r in rows]
+
+    # ------------------------------------------------------------------ history
+
+    @reads
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[MatchSummary]:
+        where = _finished_where(user_id)
+        params = [guild_id] if user_id is None else [guild_id, user_id]
+
+        async def tx(db: Tx) -> list[MatchSummary]:
+            ids = [
+                r[0]
+                for r in await db.all(
+                    f"SELECT id FROM matches WHERE {where}"
+                    " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
+                    *params,
+                    max(0, int(limit)),
+                    max(0, int(offset)),
+                )
+            ]
+            if not ids:
+                return []
+            marks = _marks(len(ids))
+            by_id = {m.id: m for m in await self._load_matches(db, f"m.id IN ({marks})", *ids)}
+            sums: dict[int, list[tuple[int, float]]] = {i: [] for i in ids}
+            for r in await db.all(
+                "SELECT match_id, seat, SUM(points) FROM round_scores"
+                f" WHERE match_id IN ({marks}) GROUP BY match_id, seat",
+                *ids,
+            ):
+                sums[r[0]].append((r[1], r[2]))
+            return [match_summary(by_id[i], sums[i]) for i in ids]
+
+        return await self._tx(tx, snapshot=True)
+
+    @reads
+    async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
+        sql = f"SELECT COUNT(*) FROM matches WHERE {_finished_where(user_id)}"
+        params = [guild_id] if user_id is None else [guild_id, user_id]
+        return int(await self._tx(lambda db: db.value(sql, *params), read=True) or 0)
+
+
+def _leader_params(db: Tx, guild_id: int, since: float | None) -> list[Any]:
+    """``_leader_cte``'s parameters."""
+    when = [] if since is None else [db.stamp(since)]
+    return [guild_id, *when] * 3
+
+
+def _strength(best_row: dict[str, Any] | None) -> int | None:
+    strength = (best_row or {}).get("strength")
+    return int(strength) if isinstance(strength, int | float) else None
