@@ -9,6 +9,11 @@ from __future__ import annotations
 # --- a table's life ----------------------------------------------------------------------
 LOBBY_SECONDS = 600.0  # a lobby nobody starts closes after this
 NEXT_ROUND_SECONDS = 30.0  # the pause after a showdown before the next deal
+# A step a person asked for (Next) waits this long for the step before it that another
+# process is finishing (the showdown it was pressed on, marked shown just after it is out),
+# looking again this often.
+ASKED_WAIT_SECONDS = 5.0
+ASKED_POLL_SECONDS = 0.1
 
 # --- timers (cogs/scheduler.py) ----------------------------------------------------------
 # A timer set to fire sooner than this wakes every process that watches the timers; each of

@@ -21,7 +21,13 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from capsa.timings import NEXT_ROUND_SECONDS, RETRY_SECONDS, WATCHDOG_SECONDS
+from capsa.timings import (
+    ASKED_POLL_SECONDS,
+    ASKED_WAIT_SECONDS,
+    NEXT_ROUND_SECONDS,
+    RETRY_SECONDS,
+    WATCHDOG_SECONDS,
+)
 from cogs.life import Clock, Next, Step, next_step
 from cogs.scheduler import TimerKind
 from data.repository import MatchRecord, RoundRecord
@@ -100,6 +106,7 @@ class TableFlow:
     ) -> None:
         scheduler = self.scheduler
         dealt = 0  # the round number this run dealt: its deal is this run's to finish
+        asked_until = time.monotonic() + ASKED_WAIT_SECONDS
         try:
             while True:
                 match, rnd, step = await self.next_of(match_id)
@@ -128,6 +135,11 @@ class TableFlow:
                     )
                     return
                 if not await self._handlers[step.step](match, rnd, step, driver):
+                    if early is not None and time.monotonic() < asked_until:
+                        # a step asked for (Next) waits for the one another process is
+                        # finishing (its showdown, marked shown a moment after it is out)
+                        await asyncio.sleep(ASKED_POLL_SECONDS)
+                        continue
                     return  # another process did it, or is doing it (and goes on from there)
                 if step.step == Step.DEAL:
                     dealt = step.number
