@@ -23,6 +23,11 @@ TIMER_WAKE_SECONDS = 1.0
 POLL_SECONDS = TIMER_WAKE_SECONDS
 LEASE_SECONDS = 60.0  # a claimed timer is its process's for this long (renewed while it lives)
 RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pauses (then 60 s)
+# Every process renews its row (and its leases and claims) this often; one not seen for
+# PROCESS_DEAD_SECONDS is dead, and what it held is taken over at once by another process.
+PROCESS_HEARTBEAT_SECONDS = 2.0
+PROCESS_DEAD_SECONDS = 10.0
+PROCESSES_KEPT_SECONDS = 86400.0  # a dead process's row is forgotten after this
 # A step a process does now (a deal, a Start) holds the table's timer as its watchdog: should
 # the process die, another takes the step over at this long after it began, or once the dead
 # process's lease has run out, whichever is later.

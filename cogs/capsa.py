@@ -60,7 +60,8 @@ def build_tables(
 ) -> Tables:
     """The one place the parts of the tables are made and wired together.
     ``coach_reviews``: review people's hands after every showdown (else only when asked)."""
-    scheduler = Scheduler(repo)
+    shards = ",".join(str(i) for i in getattr(client, "shard_ids", None) or ())
+    scheduler = Scheduler(repo, shards=shards)
     flow = TableFlow(repo, scheduler)
     services = TableServices(client, repo, workers, flow)
     display = BuilderDisplay(services)

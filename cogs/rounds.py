@@ -250,7 +250,10 @@ class Rounds:
     ) -> bool:
         """Post a scored round's showdown, once (the claim), then the status message shows
         everyone in and the coach reviews the hands."""
-        if rnd is None or not await self.repo.claim_showdown(rnd.id, SHOWDOWN_CLAIM_SECONDS):
+        owner = self.services.scheduler.owner
+        if rnd is None or not await self.repo.claim_showdown(
+            rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=owner
+        ):
             return False
         try:
             message_id = await self._post_showdown(match, rnd)
@@ -345,7 +348,8 @@ class Rounds:
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> bool:
         """Post a finished match's final standings with Rematch, once (the claim)."""
-        if not await self.repo.claim_standings(match.id, STANDINGS_CLAIM_SECONDS):
+        owner = self.services.scheduler.owner
+        if not await self.repo.claim_standings(match.id, STANDINGS_CLAIM_SECONDS, owner=owner):
             return False
         try:
             message_id = await self._post_standings(match)

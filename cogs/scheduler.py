@@ -4,9 +4,12 @@ A timer is a row (``repo.set_timer``): a table, a :class:`TimerKind`, a number (
 a round number) and a due time on the database's clock. Every bot process runs one
 ``Scheduler``: it claims the due timers nobody holds, for a lease (``repo.claim_timers``),
 runs each kind's handler, and drops the timer when the handler returns (``finish_timer``),
-or sets it due again after a pause when it fails (``retry_timer``). A timer claimed by a
-process that died is claimed by another once the lease has run out; a live process renews
-its leases, so a long run is never taken over. Processes are woken when
+or sets it due again after a pause when it fails (``retry_timer``). Each process has a row
+while it lives (``start_process``, a ``heartbeat`` every PROCESS_HEARTBEAT_SECONDS that
+renews its leases and claims too, ``stop_process``): a live process's work is never taken
+over, however long it runs, and a dead one's (not seen for PROCESS_DEAD_SECONDS, or every
+other one on SQLite, where one process has the file) is claimed by another at once. Processes
+are woken when
 any of them sets a timer (PostgreSQL's NOTIFY; in-process for SQLite) and look again at
 least every ``poll`` seconds. Every handler is idempotent, and reads the table's state from
 the database: a timer that runs twice (a lease that ran out under load) changes nothing twice.
@@ -27,7 +30,12 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from capsa.timings import LEASE_SECONDS, POLL_SECONDS, RETRY_SECONDS
+from capsa.timings import (
+    LEASE_SECONDS,
+    POLL_SECONDS,
+    PROCESS_HEARTBEAT_SECONDS,
+    RETRY_SECONDS,
+)
 
 if TYPE_CHECKING:
     from data.repository import Repository, TimerRecord
@@ -64,12 +72,14 @@ class Scheduler:
         repo: Repository,
         *,
         owner: str | None = None,
+        shards: str = "",
         lease: float = LEASE_SECONDS,
         poll: float = POLL_SECONDS,
         retry_seconds: tuple[float, ...] = RETRY_SECONDS,
     ) -> None:
         self.repo = repo
         self.owner = owner or process_name()
+        self.shards = shards
         self.lease = lease
         self.poll = poll
         self.retry_seconds = retry_seconds
@@ -93,8 +103,9 @@ class Scheduler:
     async def hold(self, match_id: int, kind: TimerKind, arg: int, delay: float) -> None:
         """Set a watchdog over work this process does now: the timer is held by this
         process (its lease renewed while it lives), so nobody runs it while the work goes
-        on, however long it takes; should this process die, another claims it once the
-        lease has run out (or, if it is due later, at ``delay``). ``cancel`` it when done."""
+        on, however long it takes; should this process die, another claims it as soon as it
+        is known dead, or at ``delay`` if it only stops renewing it. ``cancel`` it when
+        done."""
         await self.repo.set_timer(
             match_id, kind, arg, max(0.0, delay), holder=self.owner, lease=self.lease
         )
@@ -115,18 +126,21 @@ class Scheduler:
             self._loop = asyncio.create_task(self._claim_loop(), name="capsa-timers")
 
     async def _claim_loop(self) -> None:
-        watching = False
-        renewed = asyncio.get_running_loop().time()
+        started = watching = False
+        beat = asyncio.get_running_loop().time()
         while True:
             self._wake.clear()
             try:
+                if not started:  # from now on this process is alive, and others see it
+                    await self.repo.start_process(self.owner, self.shards)
+                    started = True
                 if not watching:
                     await self.repo.watch_timers(self._wake.set)
                     watching = True
                 now = asyncio.get_running_loop().time()
-                if now - renewed >= self.lease / 3:  # this process lives: its leases hold
-                    await self.repo.renew_timers(self.owner, self.lease)
-                    renewed = now
+                if now - beat >= PROCESS_HEARTBEAT_SECONDS:  # alive: its leases and claims hold
+                    await self.repo.heartbeat(self.owner, self.lease)
+                    beat = now
                 for timer in await self.repo.claim_timers(self.owner, self.lease):
                     self._run(timer)
                 wait = await self.repo.next_timer_in()
@@ -135,7 +149,9 @@ class Scheduler:
             except Exception:
                 log.exception("could not read the timers; trying again")
                 wait = None
-            timeout = self.poll if wait is None else min(self.poll, wait)
+            timeout = min(self.poll, PROCESS_HEARTBEAT_SECONDS)
+            if wait is not None:
+                timeout = min(timeout, wait)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
 
@@ -157,7 +173,9 @@ class Scheduler:
             await handler(timer.match_id, timer.arg)
         except asyncio.CancelledError:  # stopping: hand the timer on at once, not at lease end
             with contextlib.suppress(Exception):
-                await self.repo.retry_timer(timer.match_id, timer.kind, timer.version, 0)
+                await self.repo.retry_timer(
+                    timer.match_id, timer.kind, timer.version, 0, owner=self.owner
+                )
             raise
         except Exception:
             pause = self.retry_seconds[min(timer.attempts, len(self.retry_seconds) - 1)]
@@ -169,14 +187,18 @@ class Scheduler:
                 pause,
             )
             with contextlib.suppress(Exception):
-                await self.repo.retry_timer(timer.match_id, timer.kind, timer.version, pause)
+                await self.repo.retry_timer(
+                    timer.match_id, timer.kind, timer.version, pause, owner=self.owner
+                )
                 # a handler that dropped its own timer before it failed still runs again
                 await self.repo.set_timer(
                     timer.match_id, timer.kind, timer.arg, pause, if_absent=True
                 )
             return
         try:
-            await self.repo.finish_timer(timer.match_id, timer.kind, timer.version)
+            await self.repo.finish_timer(
+                timer.match_id, timer.kind, timer.version, owner=self.owner
+            )
         except Exception:  # it runs again once the lease is over: handlers are idempotent
             log.exception("table %s: could not drop the timer %s", timer.match_id, timer.kind)
 
@@ -210,6 +232,10 @@ class Scheduler:
         if self._loop is not None:
             tasks.append(self._loop)
             self._loop = None
+        was_running = self._loop is not None or bool(tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if was_running:  # dead from now on: what it still holds is taken over at once
+            with contextlib.suppress(Exception):
+                await self.repo.stop_process(self.owner)

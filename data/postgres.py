@@ -28,7 +28,7 @@ import asyncpg
 from .common import timer_record
 from .postgres_db import create_pool, migrate
 from .repository import TimerRecord
-from .sql import Kind, SqlRepository, Tx, reads, writes
+from .sql import Kind, SqlRepository, Tx, claimable, dead_args, reads, writes
 
 if TYPE_CHECKING:
     from .postgres_db import Connection
@@ -96,6 +96,7 @@ class PostgresRepository(SqlRepository):
     """``Repository`` on a pool of asyncpg connections; create it with ``open``."""
 
     UNIQUE_VIOLATION = asyncpg.UniqueViolationError
+    one_process = False
     TX = PostgresTx
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
@@ -159,14 +160,16 @@ class PostgresRepository(SqlRepository):
     async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
         async def tx(db: Tx) -> Sequence[Any]:
             return await db.all(
-                f"UPDATE timers t SET lease_until = {db.LATER}, lease_owner = ?"
-                " FROM (SELECT match_id, kind FROM timers"
-                "  WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())"
+                f"UPDATE timers SET lease_until = {db.LATER}, lease_owner = ?"
+                f" FROM (SELECT match_id, kind FROM timers t WHERE {claimable(db)}"
                 "  ORDER BY due_at, match_id LIMIT ? FOR UPDATE SKIP LOCKED) due"
-                " WHERE t.match_id = due.match_id AND t.kind = due.kind"
-                " RETURNING t.match_id, t.kind, t.arg, t.version, t.attempts, t.due_at",
+                " WHERE timers.match_id = due.match_id AND timers.kind = due.kind"
+                " RETURNING timers.match_id, timers.kind, timers.arg, timers.version,"
+                " timers.attempts, timers.due_at",
                 float(lease),
                 owner,
+                owner,
+                *dead_args(),
                 max(0, int(limit)),
             )
 

@@ -106,6 +106,17 @@ GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
 
 
 @dataclass(frozen=True)
+class ProcessRecord:
+    """A live bot process: who (``host:pid``), its shards, when it started and was last
+    seen (unix seconds)."""
+
+    owner: str
+    shards: str
+    started_at: float
+    seen_at: float
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     seat: int
     user_id: int | None  # None: computer player
@@ -365,9 +376,10 @@ class Repository(Protocol):
         """A playing match becomes FINISHED with its places stored, once."""
         ...
 
-    async def claim_standings(self, match_id: int, lease: float) -> bool:
-        """The right to post a FINISHED match's final standings, for ``lease`` seconds: True
-        for one caller at a time (in any process)."""
+    async def claim_standings(self, match_id: int, lease: float, *, owner: str) -> bool:
+        """The right to post a FINISHED match's final standings for the process ``owner``,
+        for ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time
+        (in any process); a dead process's claim is taken over at once."""
         ...
 
     async def release_standings(self, match_id: int) -> None:
@@ -542,7 +554,7 @@ class Repository(Protocol):
         """Set the table's ``kind`` timer to fire in ``delay`` seconds (the database's clock),
         replacing one already set (a new version, no failures); with ``if_absent`` only if
         it has none. ``holder``: the timer is set already claimed by that process for
-        ``lease`` seconds (a watchdog over work it does now; renewed by ``renew_timers``).
+        ``lease`` seconds (a watchdog over work it does now; renewed by its ``heartbeat``).
         False: not set (``if_absent`` and one exists, or the table is gone). One due within
         TIMER_WAKE_SECONDS wakes every process that watches the timers."""
         ...
@@ -554,23 +566,43 @@ class Repository(Protocol):
         ...
 
     async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
-        """Due timers that nobody holds (never claimed, or their lease ran out), oldest first:
-        each is now ``owner``'s for ``lease`` seconds. Two processes never get the same one
-        while its lease runs."""
+        """The timers ``owner`` may run now, oldest first: due ones nobody holds (never
+        claimed, or their lease ran out), and any held by a dead process (a watchdog over
+        work it will never finish, however far off it was due). Each is now ``owner``'s for
+        ``lease`` seconds. Two live processes never get the same one."""
         ...
 
-    async def renew_timers(self, owner: str, lease: float) -> int:
-        """Extend every lease ``owner`` still holds to ``lease`` seconds from now (a process
-        that is alive keeps its timers); how many."""
+    async def start_process(self, owner: str, shards: str) -> None:
+        """The bot process ``owner`` (running ``shards``, e.g. ``"0,1"``) starts: it is alive
+        from now on while it calls ``heartbeat``. On a database one process has (SQLite),
+        every other process is dead from now on: what they held is taken over at once."""
         ...
 
-    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
-        """The timer ran: drop it, unless it was set again meanwhile (another version)."""
+    async def heartbeat(self, owner: str, lease: float) -> None:
+        """``owner`` lives: its row is seen now, and every timer lease and post claim it
+        still holds runs ``lease`` seconds from now (a live process keeps its work, however
+        long it takes)."""
         ...
 
-    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+    async def stop_process(self, owner: str) -> None:
+        """``owner`` stops cleanly: it is dead from now on (whatever it still held is taken
+        over at once)."""
+        ...
+
+    async def live_processes(self) -> list[ProcessRecord]:
+        """The processes seen within PROCESS_DEAD_SECONDS, oldest first."""
+        ...
+
+    async def finish_timer(self, match_id: int, kind: str, version: int, *, owner: str) -> None:
+        """The timer ran: drop it, unless it was set again meanwhile (another version) or
+        ``owner`` no longer holds it (another process took it over)."""
+        ...
+
+    async def retry_timer(
+        self, match_id: int, kind: str, version: int, delay: float, *, owner: str
+    ) -> None:
         """The timer's run failed: due again in ``delay`` seconds, one more failure counted,
-        unless it was set again meanwhile."""
+        unless it was set again meanwhile or ``owner`` no longer holds it."""
         ...
 
     async def next_timer_in(self) -> float | None:
@@ -586,9 +618,11 @@ class Repository(Protocol):
         TIMER_WAKE_SECONDS; look for the others at least that often."""
         ...
 
-    async def claim_showdown(self, round_id: int, lease: float) -> bool:
-        """The right to post a scored round's showdown, for ``lease`` seconds: True for one
-        caller at a time (in any process) while the showdown is not posted."""
+    async def claim_showdown(self, round_id: int, lease: float, *, owner: str) -> bool:
+        """The right to post a scored round's showdown for the process ``owner``, for
+        ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time (in
+        any process) while the showdown is not posted; a dead process's claim is taken over
+        at once."""
         ...
 
     async def release_showdown(self, round_id: int) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
-from capsa.timings import TIMER_WAKE_SECONDS
+from capsa.timings import PROCESS_DEAD_SECONDS, PROCESSES_KEPT_SECONDS, TIMER_WAKE_SECONDS
 
 from .common import (
     LEADER_ORDER,
@@ -67,6 +67,7 @@ from .repository import (
     NotPlaying,
     NotSeated,
     PlayerStats,
+    ProcessRecord,
     RoundRecord,
     RoundScore,
     RoundStatus,
@@ -94,6 +95,7 @@ class Kind(StrEnum):
     CLAIM = "claim"  # a claim on posting a showdown or the standings
     REVIEW = "review"
     TIMER = "timer"
+    PROCESS = "process"  # a bot process's row (alive while it renews it)
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -233,6 +235,27 @@ def _marks(n: int) -> str:
     return ", ".join("?" * n)
 
 
+def _dead(db: Tx, owner: str) -> str:
+    """SQL: the process named by the column ``owner`` is known to be dead: it stopped, or it
+    was not seen for PROCESS_DEAD_SECONDS (its parameters: ``dead_args()``). A name no
+    process registered is not known dead: what it holds waits for its lease to run out."""
+    return f"EXISTS (SELECT 1 FROM processes p WHERE p.owner = {owner} AND p.seen_at < {db.LATER})"
+
+
+def dead_args() -> tuple[float]:
+    return (-PROCESS_DEAD_SECONDS,)
+
+
+def claimable(db: Tx) -> str:
+    """SQL over ``timers t``: a timer another process may claim now (parameters: the
+    claimer, then ``dead_args()``): one held by a dead process, whenever it is due (a
+    watchdog over work that process will never finish), or one due that nobody holds."""
+    return (
+        f"((t.lease_owner IS NOT NULL AND t.lease_owner <> ? AND {_dead(db, 't.lease_owner')})"
+        f" OR (t.due_at <= {db.NOW} AND (t.lease_until IS NULL OR t.lease_until < {db.NOW})))"
+    )
+
+
 _ACTIVE = _in(ACTIVE_STATUSES)
 _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
@@ -303,6 +326,9 @@ class SqlRepository(ABC):
     """``Repository``'s methods over a backend's ``_tx``."""
 
     UNIQUE_VIOLATION: type[Exception]  # the backend's error for a row a unique index refuses
+    # One bot process per database (SQLite): a process that starts knows every other one in
+    # the file is dead, and takes over what they held at once.
+    one_process: ClassVar[bool]
 
     @abstractmethod
     async def _tx(
@@ -642,35 +668,46 @@ class SqlRepository(ABC):
 
         return await self._tx(tx)
 
-    async def _claim(self, table: str, column: str, key: int, lease: float, where: str) -> bool:
-        """Hold ``table``'s row ``key`` for ``lease`` seconds (``column``: until when) if
-        ``where`` holds and no other claim runs; True if this caller got it."""
+    async def _claim(
+        self, table: str, post: str, key: int, owner: str, lease: float, where: str
+    ) -> bool:
+        """Hold ``table``'s row ``key`` for ``owner`` (``post``: the claim's columns,
+        ``{post}_claim_until`` and ``{post}_claim_owner``) if ``where`` holds and nobody else
+        holds it: no claim, one whose time ran out, or one of a dead process. Renewed by the
+        owner's ``heartbeat``. True if this caller got it."""
+        until, holder = f"{post}_claim_until", f"{post}_claim_owner"
 
         async def tx(db: Tx) -> bool:
             return 1 == await db.run(
-                f"UPDATE {table} SET {column} = {db.LATER} WHERE id = ? AND {where}"
-                f" AND ({column} IS NULL OR {column} < {db.NOW})",
+                f"UPDATE {table} SET {until} = {db.LATER}, {holder} = ? WHERE id = ? AND {where}"
+                f" AND ({until} IS NULL OR {until} < {db.NOW} OR {_dead(db, f'{table}.{holder}')})",
                 float(lease),
+                owner,
                 key,
+                *dead_args(),
             )
 
         return await self._tx(tx)
 
-    async def _release(self, table: str, column: str, key: int) -> None:
+    async def _release(self, table: str, post: str, key: int) -> None:
         async def tx(db: Tx) -> None:
-            await db.run(f"UPDATE {table} SET {column} = NULL WHERE id = ?", key)
+            await db.run(
+                f"UPDATE {table} SET {post}_claim_until = NULL, {post}_claim_owner = NULL"
+                " WHERE id = ?",
+                key,
+            )
 
         await self._tx(tx)
 
     @writes(Kind.CLAIM)
-    async def claim_standings(self, match_id: int, lease: float) -> bool:
+    async def claim_standings(self, match_id: int, lease: float, *, owner: str) -> bool:
         return await self._claim(
-            "matches", "standings_claim_until", match_id, lease, "status = 'finished'"
+            "matches", "standings", match_id, owner, lease, "status = 'finished'"
         )
 
     @writes(Kind.CLAIM)
     async def release_standings(self, match_id: int) -> None:
-        await self._release("matches", "standings_claim_until", match_id)
+        await self._release("matches", "standings", match_id)
 
     @writes(Kind.MATCH.by("match_id"))
     async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
@@ -975,18 +1012,19 @@ class SqlRepository(ABC):
         )
 
     @writes(Kind.CLAIM)
-    async def claim_showdown(self, round_id: int, lease: float) -> bool:
+    async def claim_showdown(self, round_id: int, lease: float, *, owner: str) -> bool:
         return await self._claim(
             "rounds",
-            "showdown_claim_until",
+            "showdown",
             round_id,
+            owner,
             lease,
             "status = 'scored' AND showdown_message_id IS NULL",
         )
 
     @writes(Kind.CLAIM)
     async def release_showdown(self, round_id: int) -> None:
-        await self._release("rounds", "showdown_claim_until", round_id)
+        await self._release("rounds", "showdown", round_id)
 
     @reads
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
@@ -1242,41 +1280,105 @@ class SqlRepository(ABC):
 
         await self._tx(tx)
 
-    @writes(Kind.TIMER)
-    async def renew_timers(self, owner: str, lease: float) -> int:
-        async def tx(db: Tx) -> int:
-            return await db.run(
-                f"UPDATE timers SET lease_until = {db.LATER}"
-                f" WHERE lease_owner = ? AND lease_until >= {db.NOW}",
-                float(lease),
-                owner,
+    @writes(Kind.PROCESS, Kind.TIMER, Kind.CLAIM)
+    async def heartbeat(self, owner: str, lease: float) -> None:
+        async def tx(db: Tx) -> None:
+            await self._seen(db, owner, "")
+            for sql in (
+                "UPDATE timers SET lease_until = {later} WHERE lease_owner = ?"
+                " AND lease_until >= {now}",
+                "UPDATE rounds SET showdown_claim_until = {later} WHERE showdown_claim_owner = ?"
+                " AND showdown_claim_until >= {now} AND status = 'scored'",
+                "UPDATE matches SET standings_claim_until = {later}"
+                " WHERE standings_claim_owner = ? AND standings_claim_until >= {now}"
+                " AND status = 'finished'",
+            ):
+                await db.run(sql.format(later=db.LATER, now=db.NOW), float(lease), owner)
+
+        await self._tx(tx)
+
+    async def _seen(self, db: Tx, owner: str, shards: str) -> None:
+        """``owner`` lives: its row, seen now (made if missing, its shards kept if given
+        none)."""
+        await db.run(
+            "INSERT INTO processes (owner, shards, started_at, seen_at)"
+            f" VALUES (?, ?, {db.NOW}, {db.NOW}) ON CONFLICT (owner) DO UPDATE SET"
+            " seen_at = excluded.seen_at, shards = CASE WHEN excluded.shards = ''"
+            " THEN processes.shards ELSE excluded.shards END",
+            owner,
+            shards,
+        )
+
+    @writes(Kind.PROCESS)
+    async def start_process(self, owner: str, shards: str) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(  # long dead: forgotten
+                f"DELETE FROM processes WHERE seen_at < {db.LATER}", -PROCESSES_KEPT_SECONDS
             )
+            if self.one_process:  # every other process of this database is dead
+                await db.run(
+                    "UPDATE processes SET seen_at = ? WHERE owner <> ?", db.stamp(0.0), owner
+                )
+            await self._seen(db, owner, shards)
 
-        return await self._tx(tx)
+        await self._tx(tx)
+
+    @writes(Kind.PROCESS)
+    async def stop_process(self, owner: str) -> None:
+        await self._tx(
+            lambda db: db.run(
+                "UPDATE processes SET seen_at = ? WHERE owner = ?", db.stamp(0.0), owner
+            )
+        )
+
+    @reads
+    async def live_processes(self) -> list[ProcessRecord]:
+        async def tx(db: Tx) -> list[ProcessRecord]:
+            rows = await db.all(
+                "SELECT owner, shards, started_at, seen_at FROM processes"
+                f" WHERE seen_at >= {db.LATER} ORDER BY started_at, owner",
+                -PROCESS_DEAD_SECONDS,
+            )
+            return [
+                ProcessRecord(
+                    owner=r["owner"],
+                    shards=r["shards"],
+                    started_at=db.secs(r["started_at"]) or 0.0,
+                    seen_at=db.secs(r["seen_at"]) or 0.0,
+                )
+                for r in rows
+            ]
+
+        return await self._tx(tx, read=True)
 
     @writes(Kind.TIMER)
-    async def finish_timer(self, match_id: int, kind: str, version: int) -> None:
+    async def finish_timer(self, match_id: int, kind: str, version: int, *, owner: str) -> None:
         async def tx(db: Tx) -> None:
             await db.run(
-                "DELETE FROM timers WHERE match_id = ? AND kind = ? AND version = ?",
+                "DELETE FROM timers WHERE match_id = ? AND kind = ? AND version = ?"
+                " AND lease_owner = ?",
                 match_id,
                 kind,
                 version,
+                owner,
             )
 
         await self._tx(tx)
 
     @writes(Kind.TIMER)
-    async def retry_timer(self, match_id: int, kind: str, version: int, delay: float) -> None:
+    async def retry_timer(
+        self, match_id: int, kind: str, version: int, delay: float, *, owner: str
+    ) -> None:
         async def tx(db: Tx) -> None:
             await db.run(
                 f"UPDATE timers SET due_at = {db.LATER}, attempts = attempts + 1,"
                 " lease_until = NULL, lease_owner = NULL"
-                " WHERE match_id = ? AND kind = ? AND version = ?",
+                " WHERE match_id = ? AND kind = ? AND version = ? AND lease_owner = ?",
                 max(0.0, float(delay)),
                 match_id,
                 kind,
                 version,
+                owner,
             )
 
         await self._tx(tx)

@@ -26,7 +26,7 @@ from typing import Any, Self, TypeVar
 
 from .common import timer_record
 from .repository import TimerRecord
-from .sql import Kind, SqlRepository, Tx, declared_changes, reads, writes
+from .sql import Kind, SqlRepository, Tx, claimable, dead_args, declared_changes, reads, writes
 from .sqlite_db import SqliteConnection, migrate
 
 T = TypeVar("T")
@@ -85,6 +85,7 @@ class SqliteRepository(SqlRepository):
     ``open``."""
 
     UNIQUE_VIOLATION = sqlite3.IntegrityError
+    one_process = True
     TX = SqliteTx
 
     def __init__(self, conn: SqliteConnection) -> None:
@@ -156,11 +157,10 @@ class SqliteRepository(SqlRepository):
         async def tx(db: Tx) -> list[TimerRecord]:
             now = time.time()
             rows = await db.all(
-                "SELECT match_id, kind, arg, version, attempts FROM timers"
-                " WHERE due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
-                " ORDER BY due_at, match_id LIMIT ?",
-                now,
-                now,
+                "SELECT match_id, kind, arg, version, attempts FROM timers t"
+                f" WHERE {claimable(db)} ORDER BY due_at, match_id LIMIT ?",
+                owner,
+                *dead_args(),
                 max(0, int(limit)),
             )
             await db.many(

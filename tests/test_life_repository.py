@@ -73,14 +73,16 @@ async def test_a_round_goes_dealing_open_scored_shown_each_step_once(repo: Repos
     assert not await repo.mark_round_open(rnd.id)  # never back
     assert not await repo.submit_hand(rnd.id, 0, *split(hands[0]), None, False)
 
-    assert await repo.claim_showdown(rnd.id, lease=30)
-    assert not await repo.claim_showdown(rnd.id, lease=30)  # held
+    assert await repo.claim_showdown(rnd.id, lease=30, owner="one")
+    assert not await repo.claim_showdown(rnd.id, lease=30, owner="one")  # held
     assert await repo.mark_showdown_posted(rnd.id, 4242)
     assert not await repo.mark_showdown_posted(rnd.id, 9999)  # once: the id stays
     shown = await repo.get_round(rnd.id)
     assert (shown.status, shown.showdown_message_id) == (RoundStatus.SHOWN, 4242)
     assert shown.scored and shown.status in SCORED_STATUSES
-    assert not await repo.claim_showdown(rnd.id, lease=30)  # posted: nobody posts it again
+    assert not await repo.claim_showdown(
+        rnd.id, lease=30, owner="one"
+    )  # posted: nobody posts it again
     assert [r.id for r in await repo.completed_rounds(m.id)] == [rnd.id]
     assert not await repo.score_round(rnd.id, {}, three_scores())  # counted once
 
@@ -93,11 +95,11 @@ async def test_a_round_scored_while_dealing_and_a_showdown_that_failed_for_good(
     assert rnd.status == RoundStatus.DEALING and rnd.all_submitted
     assert await repo.score_round(rnd.id, {}, three_scores())
     assert not await repo.mark_round_open(rnd.id)
-    assert await repo.claim_showdown(rnd.id, lease=30)
+    assert await repo.claim_showdown(rnd.id, lease=30, owner="one")
     assert await repo.mark_showdown_posted(rnd.id, None)  # releases the claim as well
     shown = await repo.get_round(rnd.id)
     assert (shown.status, shown.showdown_message_id) == (RoundStatus.SHOWN, None)
-    assert not await repo.claim_showdown(rnd.id, lease=30)
+    assert not await repo.claim_showdown(rnd.id, lease=30, owner="one")
     assert not await repo.mark_round_open(123456) and not await repo.mark_showdown_posted(123456, 1)
 
 
@@ -122,7 +124,7 @@ async def test_a_match_goes_finished_then_ended_with_one_standings_poster(
     lobby = await new_match(repo, channel=20, host=500)
     gone = await new_match(repo, channel=30, host=600)
     assert await repo.cancel_match(gone.id)
-    assert not await repo.claim_standings(m.id, lease=30)  # still playing
+    assert not await repo.claim_standings(m.id, lease=30, owner="one")  # still playing
     assert not await repo.mark_standings_posted(m.id, 1)
     assert [x.id for x in await repo.unfinished_matches()] == [m.id, lobby.id]
 
@@ -134,12 +136,12 @@ async def test_a_match_goes_finished_then_ended_with_one_standings_poster(
     assert [x.id for x in await repo.unfinished_matches()] == [m.id, lobby.id]
     assert not await repo.cancel_match(m.id)  # only a lobby or a playing table
 
-    assert await repo.claim_standings(m.id, lease=30)
-    assert not await repo.claim_standings(m.id, lease=30)  # one poster at a time
+    assert await repo.claim_standings(m.id, lease=30, owner="one")
+    assert not await repo.claim_standings(m.id, lease=30, owner="one")  # one poster at a time
     await repo.release_standings(m.id)  # the post failed: another may try
-    assert await repo.claim_standings(m.id, lease=0.2)
+    assert await repo.claim_standings(m.id, lease=0.2, owner="one")
     await asyncio.sleep(0.3)  # that poster died: its claim runs out
-    assert await repo.claim_standings(m.id, lease=30)
+    assert await repo.claim_standings(m.id, lease=30, owner="one")
 
     assert await repo.mark_standings_posted(m.id, 777)
     assert not await repo.mark_standings_posted(m.id, 888)
@@ -147,9 +149,9 @@ async def test_a_match_goes_finished_then_ended_with_one_standings_poster(
     assert (ended.status, ended.standings_message_id) == (MatchStatus.ENDED, 777)
     assert ended.finished and ended.finished_at == T0 + 50
     assert [s.place for s in ended.seats] == [1, 2, 3]
-    assert not await repo.claim_standings(m.id, lease=30)  # posted
+    assert not await repo.claim_standings(m.id, lease=30, owner="one")  # posted
     assert [x.id for x in await repo.unfinished_matches()] == [lobby.id]
-    assert not await repo.claim_standings(lobby.id, lease=30)
+    assert not await repo.claim_standings(lobby.id, lease=30, owner="one")
 
 
 async def test_finished_and_ended_matches_and_scored_and_shown_rounds_count_alike(
@@ -327,7 +329,7 @@ async def test_migration_6_puts_old_sqlite_rows_in_their_phase(db_path: str) -> 
         assert await migrate(conn, [m for m in before if m.version < 6]) == [1, 2, 3, 4, 5]
         await conn.run(old_rows)
         indexes, keys, _ = await conn.run(schema)
-        assert await migrate(conn) == [6]
+        assert await migrate(conn, [m for m in before if m.version <= 6]) == [6]
         assert await conn.run(schema) == (indexes, keys, 1)  # and foreign keys are on again
     finally:
         await conn.close()
@@ -352,7 +354,8 @@ async def test_migration_6_puts_old_postgres_rows_in_their_phase(empty_pg_url: s
     conn = await asyncpg.connect(empty_pg_url)
     try:
         before = discover_migrations(POSTGRES_MIGRATIONS)
-        assert [m.version for m in before][-2:] == [3, 6]  # the numbers meet again at 0006
+        versions = [m.version for m in before]
+        assert versions[versions.index(3) + 1] == 6  # the numbers meet again at 0006
         assert await postgres_db.migrate(conn, [m for m in before if m.version < 6]) == [1, 2, 3]
         for sql, rows in _old_inserts("$", lambda t: datetime.fromtimestamp(t, UTC)):
             await conn.executemany(sql, rows)
@@ -360,7 +363,7 @@ async def test_migration_6_puts_old_postgres_rows_in_their_phase(empty_pg_url: s
             await conn.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
             )
-        assert await postgres_db.migrate(conn) == [6]
+        assert await postgres_db.migrate(conn, [m for m in before if m.version <= 6]) == [6]
         with pytest.raises(asyncpg.CheckViolationError):
             await conn.execute("UPDATE rounds SET status = 'closing' WHERE id = 23")
     finally:

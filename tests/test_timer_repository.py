@@ -25,7 +25,7 @@ async def test_a_due_timer_is_claimed_once_until_its_lease_runs_out(repo: Reposi
     await asyncio.sleep(0.4)  # "one" died: its lease runs out
     (again,) = await repo.claim_timers("two", lease=30)
     assert again == timer
-    await repo.finish_timer(m.id, "close_round", again.version)
+    await repo.finish_timer(m.id, "close_round", again.version, owner="two")
     await asyncio.sleep(0.01)
     assert await repo.claim_timers("three", lease=30) == [] and await repo.next_timer_in() is None
 
@@ -40,7 +40,7 @@ async def test_a_timer_fires_on_time_and_a_new_setting_replaces_it(repo: Reposit
     (first,) = await repo.claim_timers("one", lease=5)
     # set again while it runs: finishing the old version keeps the new one
     assert await repo.set_timer(m.id, "lobby_expire", 1, 0)
-    await repo.finish_timer(m.id, "lobby_expire", first.version)
+    await repo.finish_timer(m.id, "lobby_expire", first.version, owner="one")
     (second,) = await repo.claim_timers("one", lease=5)
     assert second.arg == 1 and second.version != first.version
 
@@ -66,14 +66,14 @@ async def test_a_failed_run_is_retried_later_with_its_count(repo: Repository) ->
     m = await playing_match(repo)
     assert await repo.set_timer(m.id, "close_round", 5, 0)
     (timer,) = await repo.claim_timers("one", lease=30)
-    await repo.retry_timer(m.id, "close_round", timer.version, 0.2)
+    await repo.retry_timer(m.id, "close_round", timer.version, 0.2, owner="one")
     assert await repo.claim_timers("one", lease=30) == []
     await asyncio.sleep(0.3)
     (again,) = await repo.claim_timers("one", lease=30)
     assert again.attempts == 1 and again.version == timer.version
     # a retry of a version that was replaced changes nothing
     assert await repo.set_timer(m.id, "close_round", 6, 60)
-    await repo.retry_timer(m.id, "close_round", timer.version, 0)
+    await repo.retry_timer(m.id, "close_round", timer.version, 0, owner="one")
     assert await repo.claim_timers("one", lease=30) == []
 
 
@@ -91,18 +91,18 @@ async def test_setting_a_timer_wakes_the_watchers(repo: Repository) -> None:
 async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repository) -> None:
     m = await playing_match(repo)
     open_round = await repo.start_round(m.id, 1, 1, T0 + 120, {0: [], 1: [], 2: []}, now=T0)
-    assert not await repo.claim_showdown(open_round.id, 5)  # not scored yet
+    assert not await repo.claim_showdown(open_round.id, 5, owner="one")  # not scored yet
     m2 = await playing_match(repo, (200, 201), channel=11)
     round_id = await play_round(repo, m2.id, 1, {0: 1, 1: -1, 2: 0}, scored_at=T0)
-    assert await repo.claim_showdown(round_id, 0.2)
-    assert not await repo.claim_showdown(round_id, 5)  # held
+    assert await repo.claim_showdown(round_id, 0.2, owner="one")
+    assert not await repo.claim_showdown(round_id, 5, owner="one")  # held
     await asyncio.sleep(0.3)
-    assert await repo.claim_showdown(round_id, 5)  # the holder died: another may post
+    assert await repo.claim_showdown(round_id, 5, owner="two")  # the holder died: another may post
     await repo.release_showdown(round_id)  # its post failed: it gives the claim up
-    assert await repo.claim_showdown(round_id, 5)
+    assert await repo.claim_showdown(round_id, 5, owner="one")
     await repo.set_round_messages(round_id, showdown_message_id=99)
     await asyncio.sleep(0.01)
-    assert not await repo.claim_showdown(round_id, 0)  # posted
+    assert not await repo.claim_showdown(round_id, 0, owner="one")  # posted
 
 
 async def test_postgres_two_processes_share_the_timers(pg_url: str) -> None:
@@ -145,10 +145,71 @@ async def test_a_held_timer_waits_for_its_holder_while_it_lives(repo: Repository
     assert await repo.set_timer(m.id, "prepare_round", 5, 0, holder="dealer", lease=0.3)
     assert await repo.claim_timers("other", lease=5) == []  # due, but held
     await asyncio.sleep(0.2)
-    assert await repo.renew_timers("dealer", 0.3) == 1  # alive
+    await repo.heartbeat("dealer", 0.3)  # alive
     await asyncio.sleep(0.2)
     assert await repo.claim_timers("other", lease=5) == []  # still held thanks to it
     await asyncio.sleep(0.2)  # the dealer died: no more renewals
-    assert await repo.renew_timers("dealer", 0.3) == 0  # a lease that ran out stays out
+    await repo.heartbeat("dealer", 0.3)  # a lease that ran out stays out
     (timer,) = await repo.claim_timers("other", lease=5)
     assert (timer.kind, timer.arg) == ("prepare_round", 5)
+
+
+async def test_what_a_dead_process_held_is_taken_over_at_once(repo: Repository) -> None:
+    """A process that stopped, or that another one on a one-process database (SQLite) found
+    dead at its start: its held watchdog (due far off), its running timer and its showdown
+    claim go to the next process now, not when their leases would have run out. A live
+    process keeps them, however long it takes."""
+    m = await playing_match(repo)
+    await repo.start_process("dealer", "0")
+    assert await repo.set_timer(m.id, "watchdog", 1, 600, holder="dealer", lease=600)
+    m2 = await playing_match(repo, (200, 201), channel=11)
+    round_id = await play_round(repo, m2.id, 1, {0: 1, 1: -1, 2: 0}, scored_at=T0)
+    assert await repo.claim_showdown(round_id, 600, owner="dealer")
+    assert "dealer" in {p.owner for p in await repo.live_processes()}
+    assert await repo.claim_timers("other", lease=5) == []  # held by a live process
+    assert not await repo.claim_showdown(round_id, 5, owner="other")
+    if repo.one_process:  # SQLite: a process starting on the file knows the others died
+        await repo.start_process("other", "0")
+    else:  # PostgreSQL: the dealer stops (a death is the same, PROCESS_DEAD_SECONDS later)
+        await repo.start_process("other", "1")
+        await repo.heartbeat("dealer", 600)
+        assert await repo.claim_timers("other", lease=5) == []
+        await repo.stop_process("dealer")
+    live = {p.owner for p in await repo.live_processes()}
+    assert "other" in live and "dealer" not in live
+    (timer,) = await repo.claim_timers("other", lease=5)
+    assert (timer.match_id, timer.kind) == (m.id, "watchdog")
+    assert await repo.claim_showdown(round_id, 5, owner="other")
+    # the dead one's late calls change nothing of what "other" now holds
+    await repo.finish_timer(m.id, "watchdog", timer.version, owner="dealer")
+    await repo.retry_timer(m.id, "watchdog", timer.version, 0, owner="dealer")
+    (still,) = await repo.timers_of(m.id)
+    assert (still.version, still.attempts) == (timer.version, 0)
+    await repo.finish_timer(m.id, "watchdog", timer.version, owner="other")
+    assert await repo.timers_of(m.id) == []
+
+
+async def test_postgres_a_process_not_seen_for_a_while_is_dead(pg_url: str, monkeypatch) -> None:
+    """Two processes on one database: one stops renewing its row (killed); once it was not
+    seen for PROCESS_DEAD_SECONDS the other takes its held timer and its claim."""
+    import data.sql
+
+    monkeypatch.setattr(data.sql, "PROCESS_DEAD_SECONDS", 0.5)
+    one = await open_repository(database_url=pg_url)
+    two = await open_repository(database_url=pg_url)
+    try:
+        m = await playing_match(one, (400, 401), channel=40)
+        await one.start_process("one", "0")
+        await two.start_process("two", "1")
+        assert await one.set_timer(m.id, "watchdog", 1, 600, holder="one", lease=600)
+        assert await two.claim_timers("two", lease=5) == []
+        assert {"one", "two"} <= {p.owner for p in await two.live_processes()}
+        await asyncio.sleep(0.7)  # "one" was killed: no heartbeat
+        await two.heartbeat("two", 5)
+        live = {p.owner for p in await two.live_processes()}
+        assert "two" in live and "one" not in live
+        (timer,) = await two.claim_timers("two", lease=5)
+        assert (timer.match_id, timer.kind) == (m.id, "watchdog")
+    finally:
+        await one.close()
+        await two.close()
