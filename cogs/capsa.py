@@ -20,14 +20,16 @@ from capsa.i18n import LANGS
 from capsa.presets import PRESETS
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
-from cogs import board, history, views
+from cogs import board, history
 from cogs.coach import Coach
+from cogs.components import CAPSA_COG
 from cogs.hand_builder import BuilderDisplay, HandBuilder
+from cogs.items import DYNAMIC_ITEMS
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler, TimerKind
 from cogs.table_base import TableServices
-from cogs.tables import CAPSA_COG, Tables
+from cogs.tables import Tables
 from cogs.translator import tr
 
 if TYPE_CHECKING:
@@ -49,10 +51,6 @@ LANGUAGE_CHOICES = [
 Seats = Range[int, *settings.SEAT_RANGE]
 Countdown = Range[int, *settings.COUNTDOWN_RANGE]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
-
-# Every persistent component the bot answers: the tables', the leaderboard's, the history's
-# and the replays'.
-DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS)
 
 
 def build_tables(

@@ -6,19 +6,22 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from capsa.cards import CapsaError
 from capsa.i18n import t
-from capsa.presets import get_preset
+from capsa.presets import PRESETS, get_preset
 from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
-from cogs import embeds, views
-from cogs.replies import tell, user_lang
+from cogs.components import LobbyAction, Refusal, RefusalCode
+from cogs.delivery import attempt
+from cogs.parts import RoundsPart
+from cogs.replies import language_for, own_language, tell, user_lang
 from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
+from cogs.screens.lobby import LobbyClosed, lobby_screen
+from cogs.screens.status import cancelled_notice
 from cogs.table_base import TableServices, is_manager
-from cogs.views import LobbyAction
 from data.repository import (
     AlreadySeated,
     MatchRecord,
@@ -28,9 +31,6 @@ from data.repository import (
     TableExists,
     TableFull,
 )
-
-if TYPE_CHECKING:
-    from cogs.rounds import Rounds
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +51,15 @@ LOBBY_REFUSALS = {
 HOST_ACTIONS = (LobbyAction.ADD, LobbyAction.START, LobbyAction.CANCEL)
 
 
-def closed_key(match: MatchRecord) -> str:
+def closed_key(match: MatchRecord) -> LobbyClosed:
     """What the lobby message of a table that is no longer a lobby says: it started (and
     may have finished since), it was cancelled, or nobody started it in time."""
     if match.started_at is not None:
-        return "lobby.started"
+        return LobbyClosed.STARTED
     expires = match.lobby_expires_at
     if match.finished_at is not None and expires is not None and match.finished_at >= expires:
-        return "lobby.expired"
-    return "lobby.cancelled"
+        return LobbyClosed.EXPIRED
+    return LobbyClosed.CANCELLED
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Lobby:
     table closes its round's status message there too."""
 
     def __init__(
-        self, services: TableServices, rounds: Rounds, *, lobby_seconds: float = LOBBY_SECONDS
+        self, services: TableServices, rounds: RoundsPart, *, lobby_seconds: float = LOBBY_SECONDS
     ) -> None:
         self.services = services
         self.repo = services.repo
@@ -119,9 +119,8 @@ class Lobby:
             return
         try:
             preset = get_preset(rules or settings.preset)
-        except CapsaError as err:
-            await tell(interaction, str(err))
-            return
+        except CapsaError as err:  # the command's choices keep this from people
+            raise Refusal(RefusalCode.BAD_RULES, name=rules, presets=", ".join(PRESETS)) from err
         await self._open(
             interaction,
             lang,
@@ -164,6 +163,7 @@ class Lobby:
                 host_id=interaction.user.id,
                 lobby_expires_at=time.time() + self.lobby_seconds,
                 host_name=interaction.user.display_name,
+                host_language=own_language(interaction),
             )
         except TableExists:
             await tell(interaction, t("ans.channel_busy", lang))
@@ -176,27 +176,25 @@ class Lobby:
         )
         for level in computers:
             match = await self._add_computer(match, level)
-        extra: dict[str, Any] = {}
-        if ping:
-            mentions = " ".join(f"<@{user_id}>" for user_id in ping)
-            host = interaction.user.display_name
-            extra["content"] = t("lobby.rematch", match.language, host=host, players=mentions)
-            extra["allowed_mentions"] = discord.AllowedMentions(
-                users=[discord.Object(user_id) for user_id in ping]
-            )
-        try:
-            message = await self.services.channel(match.channel_id).send(
-                embed=embeds.lobby_embed(match, match.language),
-                view=views.lobby_view(match.id, match.language),
-                **extra,
-            )
-        except discord.HTTPException:
-            log.exception("table %s: could not post the lobby", match.id)
+        screen = lobby_screen(
+            match,
+            await language_for(self.repo, match),  # the table's
+            rematch_host=interaction.user.display_name,
+            ping=ping,
+        )
+        posted = await attempt(
+            self.services.channel(match.channel_id).send(**screen.send_kwargs()),
+            "table %s: could not post the lobby",
+            match.id,
+            level=logging.ERROR,
+            trace=True,
+        )
+        if posted.value is None:
             await self.repo.cancel_match(match.id)
             await self.services.scheduler.cancel(match.id)
             await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
             return
-        await self.repo.set_lobby_message(match.id, message.id)
+        await self.repo.set_lobby_message(match.id, posted.value.id)
         await tell(interaction, t("ans.opened", lang))
 
     async def resume(self, match: MatchRecord) -> None:
@@ -222,22 +220,24 @@ class Lobby:
                 return
             if not await self.repo.cancel_match(match_id, lobby_only=True):
                 return  # started (or cancelled) meanwhile, by another process
-            await self._close_lobby_message(match, "lobby.expired")
+            await self._close_lobby_message(match, LobbyClosed.EXPIRED)
 
     async def close_message(self, match: MatchRecord) -> None:
         """The lobby message of a table that is no longer a lobby, as it should read now:
         started, cancelled or expired, without buttons."""
         await self._close_lobby_message(match, closed_key(match))
 
-    async def _close_lobby_message(self, match: MatchRecord, key: str) -> None:
+    async def _close_lobby_message(self, match: MatchRecord, key: LobbyClosed) -> None:
         if match.lobby_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(match.lobby_message_id)
-            await message.edit(embed=embeds.lobby_embed(match, match.language, key), view=None)
-        except discord.HTTPException:
-            log.warning("table %s: could not update the lobby message", match.id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(match.lobby_message_id)
+        screen = lobby_screen(match, await language_for(self.repo, match), key)
+        await attempt(
+            message.edit(**screen.edit_kwargs()),
+            "table %s: could not update the lobby message",
+            match.id,
+        )
 
     async def action(
         self, interaction: discord.Interaction, match_id: int, action: LobbyAction
@@ -257,7 +257,9 @@ class Lobby:
                     if match.seat_of(user.id) is not None:
                         await tell(interaction, t("ans.already_here", lang))
                         return
-                    match = await self.repo.add_seat(match_id, user.id, user.display_name)
+                    match = await self.repo.add_seat(
+                        match_id, user.id, user.display_name, language=own_language(interaction)
+                    )
                 elif action == LobbyAction.LEAVE:
                     if user.id == match.host_id:
                         await tell(interaction, t("ans.host_leave", lang))
@@ -273,8 +275,9 @@ class Lobby:
                         await self.repo.cancel_match(match_id)
                         await self.services.scheduler.cancel(match_id)
                         await interaction.edit_original_response(
-                            embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
-                            view=None,
+                            **lobby_screen(
+                                match, await language_for(self.repo, match), LobbyClosed.CANCELLED
+                            ).edit_kwargs()
                         )
                         return
                     else:
@@ -284,19 +287,18 @@ class Lobby:
                 await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
                 return
             await interaction.edit_original_response(
-                embed=embeds.lobby_embed(match, match.language),
-                view=views.lobby_view(match_id, match.language),
+                **lobby_screen(match, await language_for(self.repo, match)).edit_kwargs()
             )
 
     async def _close_clicked(self, interaction: discord.Interaction, match: MatchRecord) -> None:
         """A lobby button was pressed on a table that has started or closed: the message it
         was pressed on shows that, without buttons."""
-        try:
-            await interaction.edit_original_response(
-                embed=embeds.lobby_embed(match, match.language, closed_key(match)), view=None
-            )
-        except discord.HTTPException:
-            log.warning("table %s: could not close an old lobby message", match.id)
+        screen = lobby_screen(match, await language_for(self.repo, match), closed_key(match))
+        await attempt(
+            interaction.edit_original_response(**screen.edit_kwargs()),
+            "table %s: could not close an old lobby message",
+            match.id,
+        )
 
     async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
         """Computers take the free seats, and round 1 is dealt (under the table's lock)."""
@@ -309,9 +311,9 @@ class Lobby:
         await scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
         # should this process die before round 1 is dealt, another deals it after a pause
         await scheduler.hold(match.id, TimerKind.FIRST_DEAL, 1, WATCHDOG_SECONDS)
+        table_lang = await language_for(self.repo, match)
         await interaction.edit_original_response(
-            embed=embeds.lobby_embed(match, match.language, "lobby.started"),
-            view=None,
+            **lobby_screen(match, table_lang, LobbyClosed.STARTED).edit_kwargs()
         )
         started = await self.repo.get_match(match.id)
         if started is None:  # cannot happen: a started match is not deleted
@@ -388,13 +390,15 @@ class Lobby:
             await tell(interaction, t("ans.no_table", lang))
             return
         await self.services.scheduler.cancel(match.id)  # stopped before anyone is told
-        text = t("ans.cancelled", match.language, name=interaction.user.display_name)
-        await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
-        try:
-            await self.services.channel(match.channel_id).send(text)
-        except discord.HTTPException:
-            log.warning("table %s: could not announce the cancel", match.id)
+        name = interaction.user.display_name
+        text = cancelled_notice(name, await language_for(self.repo, match))
+        await tell(interaction, cancelled_notice(name, lang))
+        await attempt(
+            self.services.channel(match.channel_id).send(text),
+            "table %s: could not announce the cancel",
+            match.id,
+        )
         if match.status == MatchStatus.LOBBY:
-            await self._close_lobby_message(match, "lobby.cancelled")
+            await self._close_lobby_message(match, LobbyClosed.CANCELLED)
         else:
             await self.rounds.close_status_message(match)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from functools import partial
 
 import discord
 
@@ -20,9 +19,18 @@ from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
-from cogs import embeds, views
-from cogs.replies import tell, user_lang
+from cogs.delivery import DM_CLOSED, attempt
+from cogs.parts import BuilderPart, CoachPart
+from cogs.replies import language_for, tell, user_lang
 from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
+from cogs.screens.showdown import (
+    showdown_buttons,
+    showdown_screen,
+    showdown_title,
+    standings_screen,
+    standings_title,
+)
+from cogs.screens.status import dm_closed_screen, status_screen
 from cogs.table_base import (
     TableServices,
     is_manager,
@@ -40,13 +48,8 @@ from data.repository import (
     SeatRecord,
 )
 
-if TYPE_CHECKING:
-    from cogs.coach import Coach
-    from cogs.hand_builder import BuilderDisplay
-
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007  # Discord: cannot send messages to this user
 NEXT_ROUND_SECONDS = 30  # the pause after a showdown before the next deal
 SHOWDOWN_CLAIM_SECONDS = 60.0  # s: the process posting a showdown holds it this long
 
@@ -60,8 +63,8 @@ class Rounds:
     def __init__(
         self,
         services: TableServices,
-        display: BuilderDisplay,
-        coach: Coach,
+        display: BuilderPart,
+        coach: CoachPart,
         *,
         next_round_seconds: float = NEXT_ROUND_SECONDS,
     ) -> None:
@@ -129,16 +132,19 @@ class Rounds:
         rnd = await self.services.round_now(rnd.id)
         if rnd.all_submitted:  # people were quicker
             self.services.scheduler.spawn(self.close_round(match.id, rnd.id))
-        lang = match.language
+        lang = await language_for(self.repo, match)  # the table's
         if rnd.status_message_id is None:
-            try:
-                status = await self.services.channel(match.channel_id).send(
-                    embed=embeds.status_embed(match, rnd, lang),
-                    view=views.status_view(match.id, lang),
-                )
-                await self.repo.set_round_messages(rnd.id, status_message_id=status.id)
-            except discord.HTTPException:
-                log.exception("table %s: could not post the round status", match.id)
+            posted = await attempt(
+                self.services.channel(match.channel_id).send(
+                    **status_screen(match, rnd, lang).send_kwargs()
+                ),
+                "table %s: could not post the round status",
+                match.id,
+                level=logging.ERROR,
+                trace=True,
+            )
+            if posted.value is not None:
+                await self.repo.set_round_messages(rnd.id, status_message_id=posted.value.id)
         await asyncio.gather(
             *(
                 self._send_builder_dm(match, rnd, seat)
@@ -155,10 +161,10 @@ class Rounds:
     ) -> None:
         if seat.user_id is None:  # a computer: no DMs
             return
-        lang = match.language
+        lang = await language_for(self.repo, match, user_id=seat.user_id)  # their DM: theirs
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.display.payload(
+        screen = await self.display.screen(
             match, rnd, seat.seat, draft, lang, priority=Priority.DEAL
         )
         refused = False
@@ -166,7 +172,7 @@ class Rounds:
             # Opening the DM channel can be refused as well as the message: Discord answers
             # 403 (or 400) with code 50007 there too when the user takes no DMs.
             dm = await self.services.dm_channel(seat.user_id)
-            message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
+            message = await dm.send(**screen.send_kwargs())
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
         except discord.HTTPException as err:
@@ -175,13 +181,15 @@ class Rounds:
                 log.exception("table %s: could not DM seat %s", match.id, seat.seat)
             elif err.code != DM_CLOSED:
                 log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
-        try:  # tell them in the channel; "Show my hand" opens the same builder there
-            await self.services.channel(match.channel_id).send(
-                t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
-        except discord.HTTPException:
-            log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
+        told = await attempt(  # tell them in the channel; "Show my hand" opens the builder there
+            self.services.channel(match.channel_id).send(
+                **dm_closed_screen(seat.user_id, await language_for(self.repo, match)).send_kwargs()
+            ),
+            "table %s: could not tell seat %s that DMs failed",
+            match.id,
+            seat.seat,
+        )
+        if not told.ok:
             return
         if refused:  # remembered: a restart neither tries the DM again nor tells them twice
             await self.repo.mark_dm_refused(rnd.id, seat.seat)
@@ -191,14 +199,14 @@ class Rounds:
         rnd = await self.repo.current_round(match.id)
         if rnd is None or rnd.status != RoundStatus.OPEN or rnd.status_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(rnd.status_message_id)
-            embed = embeds.status_embed(match, rnd, match.language)
-            embed.description = t("lobby.cancelled", match.language)
-            await message.edit(embed=embed, view=None)
-        except discord.HTTPException:
-            log.warning("table %s: could not close the status message", match.id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(rnd.status_message_id)
+        screen = status_screen(match, rnd, await language_for(self.repo, match), cancelled=True)
+        await attempt(
+            message.edit(**screen.edit_kwargs()),
+            "table %s: could not close the status message",
+            match.id,
+        )
 
     async def refresh_status(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Show who has submitted. One edit at a time per round, each from a fresh read, so
@@ -207,16 +215,14 @@ class Rounds:
             fresh = await self.repo.get_round(rnd.id)
             if fresh is None or fresh.status_message_id is None:
                 return
-            done = fresh.status != RoundStatus.OPEN or fresh.all_submitted
-            try:
-                channel = self.services.channel(match.channel_id)
-                message = channel.get_partial_message(fresh.status_message_id)
-                view = None if done else views.status_view(match.id, match.language)
-                await message.edit(
-                    embed=embeds.status_embed(match, fresh, match.language), view=view
-                )
-            except discord.HTTPException:
-                log.warning("table %s: could not update the status message", match.id)
+            channel = self.services.channel(match.channel_id)
+            message = channel.get_partial_message(fresh.status_message_id)
+            screen = status_screen(match, fresh, await language_for(self.repo, match))
+            await attempt(
+                message.edit(**screen.edit_kwargs()),
+                "table %s: could not update the status message",
+                match.id,
+            )
             if fresh.status != RoundStatus.OPEN:
                 self._status_locks.pop(fresh.id, None)
 
@@ -298,36 +304,45 @@ class Rounds:
     ) -> None:
         """Post a scored round's showdown. ``result``: ``round_result(match, rnd)`` if the
         caller has just built it."""
-        lang = match.language
+        lang = await language_for(self.repo, match)  # the table's
         if result is None:
             result = round_result(match, rnd)
         totals = await self._totals(match)
-        auto = {h.seat for h in rnd.hands if h.auto}
-        embed_list = embeds.showdown_embeds(
-            result, totals, rnd.number, match.rounds_total, lang, auto
-        )
-        image = await self._render(result, lang, embed_list[0].title)
-        files = []
-        if image is not None:
-            files.append(discord.File(io.BytesIO(image), filename="showdown.jpg"))
-            embed_list[0].set_image(url="attachment://showdown.jpg")
         last = rnd.number >= match.rounds_total
-        if not last:
-            when = embeds.relative((rnd.scored_at or time.time()) + self.next_round_seconds)
-            embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
-        view = views.showdown_view(match.id, rnd.number, rnd.id, lang, next_button=not last)
+        title = showdown_title(rnd.number, match.rounds_total, lang)
+        image = await self._render(result, lang, title)
+        screen = partial(
+            showdown_screen,
+            result,
+            totals,
+            match_id=match.id,
+            round_id=rnd.id,
+            number=rnd.number,
+            rounds_total=match.rounds_total,
+            lang=lang,
+            auto={h.seat for h in rnd.hands if h.auto},
+            next_at=None if last else (rnd.scored_at or time.time()) + self.next_round_seconds,
+        )
         channel = self.services.channel(match.channel_id)
-        try:
-            message = await channel.send(embeds=embed_list, files=files, view=view)
-        except discord.HTTPException:
-            log.exception("table %s: showdown of round %s refused", match.id, rnd.number)
-            embed_list[0].set_image(url=None)  # once more without the picture (Attach Files?)
-            try:
-                message = await channel.send(embeds=embed_list, view=view)
-            except discord.HTTPException:
-                log.exception("table %s: could not post the showdown", match.id)
-                return
-        await self.repo.set_round_messages(rnd.id, showdown_message_id=message.id)
+        sent = await attempt(
+            channel.send(**screen(picture=image).send_kwargs()),
+            "table %s: showdown of round %s refused",
+            match.id,
+            rnd.number,
+            level=logging.ERROR,
+            trace=True,
+        )
+        if sent.value is None:  # once more without the picture (Attach Files?)
+            sent = await attempt(
+                channel.send(**screen(picture=None).send_kwargs()),
+                "table %s: could not post the showdown",
+                match.id,
+                level=logging.ERROR,
+                trace=True,
+            )
+        if sent.value is None:
+            return
+        await self.repo.set_round_messages(rnd.id, showdown_message_id=sent.value.id)
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
         try:
@@ -351,22 +366,23 @@ class Rounds:
         places = {by_name[s.name]: s.place for s in table}
         if not await self.repo.finish_match(match.id, places):
             return
-        embed = embeds.standings_embed(table, match.language)
-        files = []
+        lang = await language_for(self.repo, match)  # the table's
+        image = None
         try:
             image = await self.services.workers.run(
-                Priority.SHOWDOWN, render_standings, table, match.language, embed.title
+                Priority.SHOWDOWN, render_standings, table, lang, standings_title(lang)
             )
-            files.append(discord.File(io.BytesIO(image), filename="standings.png"))
-            embed.set_image(url="attachment://standings.png")
         except Exception:
             log.exception("could not draw the standings")
-        try:
-            await self.services.channel(match.channel_id).send(
-                embed=embed, files=files, view=views.rematch_view(match.id, match.language)
-            )
-        except discord.HTTPException:
-            log.exception("table %s: could not post the final standings", match.id)
+        await attempt(
+            self.services.channel(match.channel_id).send(
+                **standings_screen(table, match.id, lang, image).send_kwargs()
+            ),
+            "table %s: could not post the final standings",
+            match.id,
+            level=logging.ERROR,
+            trace=True,
+        )
 
     async def next_pressed(
         self, interaction: discord.Interaction, match_id: int, number: int
@@ -387,9 +403,9 @@ class Rounds:
         if current is None or current.number != number or current.status != RoundStatus.SCORED:
             await tell(interaction, t("ans.next_wait", lang))
             return
-        lang = match.language  # the showdown's own buttons stay in the table's language
+        lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
-            view=views.showdown_view(match_id, number, current.id, lang, next_button=False)
+            **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()
         )
         await self.start_next(match_id, number + 1)
 
@@ -404,15 +420,15 @@ class Rounds:
             return
         if shown.showdown_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(shown.showdown_message_id)
-            view = views.showdown_view(
-                match_id, shown.number, shown.id, match.language, next_button=False
-            )
-            await message.edit(view=view)
-        except discord.HTTPException:
-            log.info("table %s: could not take Next off a showdown", match_id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(shown.showdown_message_id)
+        lang = await language_for(self.repo, match)  # the table's
+        await attempt(
+            message.edit(**showdown_buttons(match_id, shown.number, shown.id, lang).edit_kwargs()),
+            "table %s: could not take Next off a showdown",
+            match_id,
+            level=logging.INFO,
+        )
 
     async def start_next(self, match_id: int, number: int) -> None:
         async with self.services.locks[match_id]:

@@ -23,6 +23,7 @@ from tests.cog_helpers import (
     GUILD,
     ID,
     OTHER_CHANNEL,
+    command,
     custom_ids,
     edited,
     embed_text,
@@ -148,7 +149,7 @@ async def open_(client, user=ALICE, **options) -> MagicMock:
     ix = make_ix(client, user, name=f"name{user}", **kw)
     args = {"seats": None, "rounds": None, "rules": None, "countdown": None, "bots": None}
     args.update(options)
-    await client.tables.lobby.open_table(ix, **args)
+    await command(client.repo, ix, client.tables.lobby.open_table(ix, **args))
     return ix
 
 

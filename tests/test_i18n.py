@@ -84,8 +84,6 @@ DYNAMIC: dict[str, Iterable[str]] = {
     "special.{}": SPECIALS,
     "rank.{}": map(str, _RANK_NUMBERS),
     "rank.{}.plural": map(str, _RANK_NUMBERS),
-    # the hand builder's two menus (the front row is the cards left over)
-    "hand.{}_ph": ("back", "middle"),
     # slash-command choices and the settings embed: levels, leaderboard sorts and periods,
     # timeout actions (auto shows as auto_arrange), languages (auto shows as lang_auto)
     "choice.{}": (
