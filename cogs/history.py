@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -34,8 +33,9 @@ from cogs.components import (
 )
 from cogs.replies import user_lang
 from cogs.screens import history as screens
+from cogs.screens.history import ReplayRound
 from cogs.screens.showdown import showdown_title
-from cogs.table_base import round_result, seat_names
+from cogs.table_base import round_result
 from cogs.worker_pool import Priority
 from data.repository import MatchRecord, MatchStatus, Repository, RoundRecord
 
@@ -82,18 +82,6 @@ async def turn_history(
 
 
 # --- replay -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReplayRound:
-    """One round of a finished match as the replay shows it."""
-
-    number: int
-    result: RoundResult | None  # None: its settings (or the round) are not stored
-    points: dict[int, float]  # seat -> points of this round, as scored (the ledger)
-    totals: dict[int, float]  # seat -> match totals after this round
-    auto: frozenset[int]  # seats whose rows were set for them (time ran out)
-    rescored: bool  # the rules score the stored rows differently today than they did
 
 
 def replay_round(match: MatchRecord, rounds: Sequence[RoundRecord], number: int) -> ReplayRound:
@@ -165,20 +153,7 @@ async def show_replay(
     if frame.result is not None:
         title = showdown_title(frame.number, last, lang)
         picture = await _draw(services, frame.result, lang, title)
-    names = seat_names(match)
-    screen = screens.replay_screen(
-        match,
-        number=number,
-        last=last,
-        result=frame.result,
-        points=frame.points,
-        totals={names.get(seat, str(seat + 1)): total for seat, total in frame.totals.items()},
-        names=names,
-        auto=frame.auto,
-        rescored=frame.rescored,
-        lang=lang,
-        picture=picture,
-    )
+    screen = screens.replay_screen(match, frame, last, lang, picture)
     await interaction.edit_original_response(**screen.edit_kwargs())
 
 

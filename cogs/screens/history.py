@@ -5,7 +5,8 @@ stored."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -13,7 +14,8 @@ from capsa.i18n import t
 from capsa.scoring import RoundResult
 from capsa.showdown import signed, totals_lines
 from cogs.screens.base import GOLD, GREY, Picture, Screen, with_picture
-from cogs.screens.showdown import showdown_embeds
+from cogs.screens.showdown import showdown_embeds, showdown_title
+from cogs.table_base import seat_names
 from cogs.views import history_view, replay_view
 from data.repository import MatchRecord, MatchSummary
 
@@ -80,47 +82,49 @@ def history_screen(
     )
 
 
+@dataclass(frozen=True)
+class ReplayRound:
+    """One round of a finished match as the replay shows it."""
+
+    number: int
+    result: RoundResult | None  # None: its settings (or the round) are not stored
+    points: dict[int, float]  # seat -> points of this round, as scored (the ledger)
+    totals: dict[int, float]  # seat -> match totals after this round
+    auto: frozenset[int]  # seats whose rows were set for them (time ran out)
+    rescored: bool  # the rules score the stored rows differently today than they did
+
+
 def replay_screen(
-    match: MatchRecord,
-    *,
-    number: int,
-    last: int,
-    result: RoundResult | None,
-    points: Mapping[int, float],
-    totals: Mapping[str, float],
-    names: Mapping[int, str],
-    auto: Collection[int],
-    rescored: bool,
-    lang: str,
-    picture: bytes | None = None,
+    match: MatchRecord, frame: ReplayRound, last: int, lang: str, picture: bytes | None = None
 ) -> Screen:
-    """Round ``number`` of ``last`` of a finished match: its showdown with the totals after
-    it (``result`` None: its settings are not stored; ``rescored``: today's rules score its
-    rows differently than they did), with the replay's buttons."""
+    """Round ``frame.number`` of ``last`` of a finished match: its showdown with the totals
+    after it, under a line naming the match (or, for a round whose settings are not stored,
+    what is known), with the replay's buttons. ``picture``: the round drawn."""
+    names = seat_names(match)
+    totals = {names.get(seat, str(seat + 1)): total for seat, total in frame.totals.items()}
     header = t("rp.header", lang, id=match.id, date=date_of(match.finished_at), preset=match.preset)
-    drawn = Picture(REPLAY_PICTURE, picture) if picture is not None and result else None
-    if result is None:
+    drawn = Picture(REPLAY_PICTURE, picture) if picture is not None and frame.result else None
+    if frame.result is None:
         embed = discord.Embed(
-            title=t("sd.title", lang, k=number, n=last),
+            title=showdown_title(frame.number, last, lang),
             colour=GREY,
             description=f"{header}\n\n{t('rp.missing', lang)}",
         )
-        if points:
-            lines = [f"{names.get(s, s)}: **{signed(p)}**" for s, p in sorted(points.items())]
+        if frame.points:
+            lines = [f"{names.get(s, s)}: **{signed(p)}**" for s, p in sorted(frame.points.items())]
             embed.add_field(name=t("sd.round_points", lang), value="\n".join(lines))
         embed.add_field(name=t("sd.totals", lang), value="\n".join(totals_lines(totals)))
         found = [embed]
     else:
-        found = showdown_embeds(result, totals, number, last, lang, auto)
+        found = showdown_embeds(frame.result, totals, frame.number, last, lang, frame.auto)
         found[0].description = header
         with_picture(found[0], drawn)
-        if rescored:
+        if frame.rescored:
             found[-1].add_field(name="⚠️", value=t("rp.rescored", lang), inline=False)
     return Screen(
         embeds=tuple(found),
-        view=replay_view(match.id, number, last, lang),
+        view=replay_view(match.id, frame.number, last, lang),
         pictures=(drawn,) if drawn else (),
-        content=None,
         mentions=discord.AllowedMentions.none(),
         replaces=True,
         listed=True,
