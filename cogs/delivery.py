@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import discord
 
@@ -38,6 +38,11 @@ class Outcome(Generic[T]):
         return isinstance(self.error, discord.Forbidden) or (
             self.error is not None and self.error.code == DM_CLOSED
         )
+
+
+async def send_to(channel: Awaitable[discord.abc.Messageable], **kwargs: Any) -> discord.Message:
+    """Send once the channel is open: opening a DM channel can be refused as well."""
+    return await (await channel).send(**kwargs)
 
 
 async def attempt(

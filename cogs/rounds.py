@@ -19,7 +19,7 @@ from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
-from cogs.delivery import DM_CLOSED, attempt
+from cogs.delivery import DM_CLOSED, attempt, send_to
 from cogs.parts import BuilderPart, CoachPart
 from cogs.replies import language_for, tell, user_lang
 from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
@@ -167,20 +167,19 @@ class Rounds:
         screen = await self.display.screen(
             match, rnd, seat.seat, draft, lang, priority=Priority.DEAL
         )
-        refused = False
-        try:
-            # Opening the DM channel can be refused as well as the message: Discord answers
-            # 403 (or 400) with code 50007 there too when the user takes no DMs.
-            dm = await self.services.dm_channel(seat.user_id)
-            message = await dm.send(**screen.send_kwargs())
+        # Opening the DM channel can be refused as well as the message: Discord answers
+        # 403 (or 400) with code 50007 there too when the user takes no DMs.
+        dm = self.services.dm_channel(seat.user_id)
+        sent = await attempt(send_to(dm, **screen.send_kwargs()), "", level=logging.NOTSET)
+        if sent.value is not None:
+            message = sent.value
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
-        except discord.HTTPException as err:
-            refused = isinstance(err, discord.Forbidden) or err.code == DM_CLOSED
-            if not refused:
-                log.exception("table %s: could not DM seat %s", match.id, seat.seat)
-            elif err.code != DM_CLOSED:
-                log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
+        refused = sent.dm_refused
+        if not refused:
+            log.error("table %s: could not DM seat %s", match.id, seat.seat, exc_info=sent.error)
+        elif sent.error is not None and sent.error.code != DM_CLOSED:
+            log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, sent.error)
         told = await attempt(  # tell them in the channel; "Show my hand" opens the builder there
             self.services.channel(match.channel_id).send(
                 **dm_closed_screen(seat.user_id, await language_for(self.repo, match)).send_kwargs()
