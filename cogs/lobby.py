@@ -41,10 +41,10 @@ DEFAULT_SEATS = 4
 LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
 
 LOBBY_REFUSALS = {
-    TableFull: "ans.full",
-    AlreadySeated: "ans.already_seated",
-    NotSeated: "ans.not_seated",
-    NotInLobby: "ans.not_lobby",
+    TableFull: RefusalCode.TABLE_FULL,
+    AlreadySeated: RefusalCode.ALREADY_SEATED,
+    NotSeated: RefusalCode.NOT_SEATED,
+    NotInLobby: RefusalCode.NOT_LOBBY,
 }
 
 # Lobby buttons only the host (or a manager) may press.
@@ -102,21 +102,17 @@ class Lobby:
     ) -> None:
         lang = await user_lang(self.repo, interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, t("ans.guild_only", lang))
-            return
+            raise Refusal(RefusalCode.GUILD_ONLY)
         settings = await self.repo.guild_settings(interaction.guild_id)
         seats = seats or DEFAULT_SEATS
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
         if seats not in range(SEAT_RANGE[0], SEAT_RANGE[1] + 1):
-            await tell(interaction, t("ans.bad_seats", lang))
-            return
+            raise Refusal(RefusalCode.BAD_SEATS)
         if rounds not in ROUND_CHOICES:
-            await tell(interaction, t("ans.bad_rounds", lang))
-            return
+            raise Refusal(RefusalCode.BAD_ROUNDS)
         if not COUNTDOWN_RANGE[0] <= countdown <= COUNTDOWN_RANGE[1]:
-            await tell(interaction, t("ans.bad_countdown", lang))
-            return
+            raise Refusal(RefusalCode.BAD_COUNTDOWN)
         try:
             preset = get_preset(rules or settings.preset)
         except CapsaError as err:  # the command's choices keep this from people
@@ -152,8 +148,7 @@ class Lobby:
         perms = interaction.app_permissions
         missing = [name for name in LOBBY_PERMISSIONS if not getattr(perms, name, False)]
         if missing:
-            await tell(interaction, t("ans.missing_perms", lang, perms=", ".join(missing)))
-            return
+            raise Refusal(RefusalCode.MISSING_PERMS, perms=", ".join(missing))
         # Acknowledge (privately) before the first write, so the command never waits on a
         # busy database; the lobby itself is a channel message everyone sees.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -165,12 +160,10 @@ class Lobby:
                 host_name=interaction.user.display_name,
                 host_language=own_language(interaction),
             )
-        except TableExists:
-            await tell(interaction, t("ans.channel_busy", lang))
-            return
-        except AlreadySeated:
-            await tell(interaction, t("ans.already_seated", lang))
-            return
+        except TableExists as taken:
+            raise Refusal(RefusalCode.CHANNEL_BUSY) from taken
+        except AlreadySeated as seated:
+            raise Refusal(RefusalCode.ALREADY_SEATED) from seated
         await self.services.scheduler.schedule(
             match.id, TimerKind.LOBBY_EXPIRE, 0, self.lobby_seconds
         )
@@ -192,8 +185,7 @@ class Lobby:
         if posted.value is None:
             await self.repo.cancel_match(match.id)
             await self.services.scheduler.cancel(match.id)
-            await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
-            return
+            raise Refusal(RefusalCode.MISSING_PERMS, perms="send_messages")
         await self.repo.set_lobby_message(match.id, posted.value.id)
         await tell(interaction, t("ans.opened", lang))
 
@@ -255,20 +247,17 @@ class Lobby:
             try:
                 if action == LobbyAction.JOIN:
                     if match.seat_of(user.id) is not None:
-                        await tell(interaction, t("ans.already_here", lang))
-                        return
+                        raise Refusal(RefusalCode.ALREADY_HERE)
                     match = await self.repo.add_seat(
                         match_id, user.id, user.display_name, language=own_language(interaction)
                     )
                 elif action == LobbyAction.LEAVE:
                     if user.id == match.host_id:
-                        await tell(interaction, t("ans.host_leave", lang))
-                        return
+                        raise Refusal(RefusalCode.HOST_LEAVES)
                     match = await self.repo.remove_seat(match_id, user.id)
                 elif action in HOST_ACTIONS:
                     if not is_manager(interaction, match):
-                        await tell(interaction, t("ans.host_only", lang))
-                        return
+                        raise Refusal(RefusalCode.HOST_ONLY)
                     if action == LobbyAction.ADD:
                         match = await self._add_computer(match)
                     elif action == LobbyAction.CANCEL:
@@ -284,8 +273,7 @@ class Lobby:
                         await self._start(interaction, match, lang)
                         return
             except tuple(LOBBY_REFUSALS) as refusal:
-                await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
-                return
+                raise Refusal(LOBBY_REFUSALS[type(refusal)]) from refusal
             await interaction.edit_original_response(
                 **lobby_screen(match, await language_for(self.repo, match)).edit_kwargs()
             )
@@ -305,8 +293,7 @@ class Lobby:
         while match.free_seats > 0:
             match = await self._add_computer(match)
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
-            await tell(interaction, t("ans.not_lobby", lang))
-            return
+            raise Refusal(RefusalCode.NOT_LOBBY)
         scheduler = self.services.scheduler
         await scheduler.cancel(match.id, TimerKind.LOBBY_EXPIRE)
         # should this process die before round 1 is dealt, another deals it after a pause
@@ -340,11 +327,9 @@ class Lobby:
             or match.status != MatchStatus.FINISHED
             or match.guild_id != interaction.guild_id
         ):
-            await tell(interaction, t("ans.stale", lang))
-            return
+            raise Refusal(RefusalCode.STALE)
         if match.seat_of(interaction.user.id) is None:
-            await tell(interaction, t("ans.rematch_players_only", lang))
-            return
+            raise Refusal(RefusalCode.REMATCH_PLAYERS_ONLY)
         await self._open(
             interaction,
             lang,
@@ -379,16 +364,13 @@ class Lobby:
             else None
         )
         if match is None:
-            await tell(interaction, t("ans.no_table", lang))
-            return
+            raise Refusal(RefusalCode.NO_TABLE)
         if not is_manager(interaction, match):
-            await tell(interaction, t("ans.host_only", lang))
-            return
+            raise Refusal(RefusalCode.HOST_ONLY)
         # The database settles a race with a round being scored (a cancelled table scores
         # nothing more), so the answer need not wait for the table's lock.
         if not await self.repo.cancel_match(match.id):
-            await tell(interaction, t("ans.no_table", lang))
-            return
+            raise Refusal(RefusalCode.NO_TABLE)
         await self.services.scheduler.cancel(match.id)  # stopped before anyone is told
         name = interaction.user.display_name
         text = cancelled_notice(name, await language_for(self.repo, match))

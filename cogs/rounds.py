@@ -14,14 +14,14 @@ import discord
 from capsa.builder import Draft
 from capsa.cards import deal as deal_cards
 from capsa.cards import parse_cards
-from capsa.i18n import t
 from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
+from cogs.components import Refusal, RefusalCode
 from cogs.delivery import DM_CLOSED, attempt, send_to
 from cogs.parts import BuilderPart, CoachPart
-from cogs.replies import language_for, tell, user_lang
+from cogs.replies import language_for
 from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
 from cogs.screens.showdown import (
     showdown_buttons,
@@ -387,21 +387,16 @@ class Rounds:
         self, interaction: discord.Interaction, match_id: int, number: int
     ) -> None:
         await interaction.response.defer()  # acknowledge first
-        lang = await user_lang(self.repo, interaction)
         match = await self.repo.get_match(match_id)
         if match is None or match.status != MatchStatus.PLAYING:
-            await tell(interaction, t("ans.stale", lang))
-            return
+            raise Refusal(RefusalCode.STALE)
         if not is_manager(interaction, match):
-            await tell(interaction, t("ans.host_only", lang))
-            return
+            raise Refusal(RefusalCode.HOST_ONLY)
         current = await self.repo.current_round(match_id)
         if current is not None and current.number > number:  # an old showdown's button
-            await tell(interaction, t("ans.next_started", lang, k=current.number))
-            return
+            raise Refusal(RefusalCode.NEXT_STARTED, k=current.number)
         if current is None or current.number != number or current.status != RoundStatus.SCORED:
-            await tell(interaction, t("ans.next_wait", lang))
-            return
+            raise Refusal(RefusalCode.NEXT_WAIT)
         lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()

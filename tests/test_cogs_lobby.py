@@ -11,8 +11,8 @@ import pytest
 from capsa.i18n import t
 from capsa.presets import PRESETS
 from cogs import views
+from cogs.components import LobbyAction, LobbyClick
 from cogs.scheduler import TimerKind
-from cogs.views import LobbyAction
 from tests.cog_helpers import (
     ALICE,
     BOB,
@@ -37,7 +37,7 @@ from tests.cog_helpers import (
 
 async def press(client, match_id: int, action: str, user: int, **kw) -> MagicMock:
     ix = make_ix(client, user, **kw)
-    await client.tables.lobby.action(ix, match_id, LobbyAction(action))
+    await client.tables.router.dispatch(ix, LobbyClick(match_id, LobbyAction(action)))
     return ix
 
 

@@ -8,7 +8,7 @@ import sqlite3
 from types import SimpleNamespace
 
 from capsa.i18n import t
-from cogs.components import HistoryClick, PageDirection, Refusal
+from cogs.components import HistoryClick, PageDirection, Refusal, RematchClick
 from cogs.history import replay_round, show_replay
 from cogs.items import HistoryButton, ReplayButton
 from cogs.replies import refuse
@@ -155,17 +155,16 @@ def test_the_buttons_keep_their_state_in_the_custom_id() -> None:
 
 async def test_rematch_refusals(repo, fake_bot) -> None:
     finished = await seed_match(repo, GUILD, 10, [ANI, BUDI], rounds=5)
-    lobby = fake_bot.tables.lobby
 
     outsider = make_ix(fake_bot, CAROL)
-    await lobby.rematch(outsider, finished.id)
+    await fake_bot.tables.router.dispatch(outsider, RematchClick(finished.id))
     assert ephemeral(outsider) == t("ans.rematch_players_only", "en")
 
     # budi already sits at another open table: refused like /capsa new refuses him
     other = await new_lobby(repo, host=CAROL, channel=12)
     await repo.add_seat(other.id, BOB, "budi")
     busy = make_ix(fake_bot, BOB)
-    await lobby.rematch(busy, finished.id)
+    await fake_bot.tables.router.dispatch(busy, RematchClick(finished.id))
     assert ephemeral(busy) == t("ans.already_seated", "en")
 
     # a match that is not finished (or of another server) has no rematch
@@ -173,6 +172,6 @@ async def test_rematch_refusals(repo, fake_bot) -> None:
         (make_ix(fake_bot, CAROL), other.id),
         (make_ix(fake_bot, ALICE, guild_id=GUILD + 1), finished.id),
     ):
-        await lobby.rematch(ix, match_id)
+        await fake_bot.tables.router.dispatch(ix, RematchClick(match_id))
         assert ephemeral(ix) == t("ans.stale", "en")
     assert await repo.active_match_in_channel(10) is None
