@@ -18,9 +18,9 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast, get_type_hints
 
 import discord
 
@@ -210,104 +210,127 @@ class Click(Protocol):
         ...
 
 
+def _pattern(kind: Any) -> str:
+    """How a field of this type is written in a custom_id."""
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return "|".join(re.escape(str(m.value)) for m in kind)
+    return r"\d+" if kind is int else r"\w+"
+
+
+def _read(kind: Any, text: str) -> Any:
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return member(kind, text)
+    return int(text) if kind is int else text
+
+
+class FieldsClick:
+    """A click whose custom_id is ``capsa:<PREFIX>`` then each field in order, written as
+    it prints and read back by its type (int, str or an enum); ``IDS`` names the fields
+    that must be ids. ``@codec`` sets the template from the fields."""
+
+    PREFIX: ClassVar[str]
+    IDS: ClassVar[tuple[str, ...]]
+    TEMPLATE: ClassVar[str]
+
+    @property
+    def custom_id(self) -> str:
+        values = (str(getattr(self, f.name)) for f in fields(cast(Any, self)))
+        return ":".join(["capsa", self.PREFIX, *values])
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(int(getattr(self, name)) for name in self.IDS)
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        kinds = get_type_hints(cls)
+        return cls(**{f.name: _read(kinds[f.name], found[f.name]) for f in fields(cast(Any, cls))})
+
+
+FieldsT = TypeVar("FieldsT", bound=FieldsClick)
+
+
+def codec(prefix: str, *ids: str) -> Callable[[type[FieldsT]], type[FieldsT]]:
+    """Declares a :class:`FieldsClick` dataclass's custom_id: ``capsa:<prefix>:<fields>``."""
+
+    def declare(cls: type[FieldsT]) -> type[FieldsT]:
+        kinds = get_type_hints(cls)
+        parts = [f"(?P<{f.name}>{_pattern(kinds[f.name])})" for f in fields(cast(Any, cls))]
+        cls.PREFIX, cls.IDS = prefix, ids
+        cls.TEMPLATE = ":".join(["capsa", prefix, *parts])
+        return cls
+
+    return declare
+
+
+@codec("lobby", "match_id")
 @dataclass(frozen=True)
-class LobbyClick:
-    TEMPLATE: ClassVar[str] = rf"capsa:lobby:(?P<match>\d+):(?P<action>{'|'.join(LobbyAction)})"
+class LobbyClick(FieldsClick):
     match_id: int
     action: LobbyAction
 
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:lobby:{self.match_id}:{self.action}"
 
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.match_id,)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["match"]), member(LobbyAction, found["action"]))
-
-
+@codec("show", "match_id")
 @dataclass(frozen=True)
-class ShowHandClick:
+class ShowHandClick(FieldsClick):
     """ "Show my hand" on a round's status."""
 
-    TEMPLATE: ClassVar[str] = r"capsa:show:(?P<match>\d+)"
     match_id: int
 
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:show:{self.match_id}"
 
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.match_id,)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["match"]))
-
-
+@codec("next", "match_id", "number")
 @dataclass(frozen=True)
-class NextClick:
+class NextClick(FieldsClick):
     """Next on the showdown of round ``number``."""
 
-    TEMPLATE: ClassVar[str] = r"capsa:next:(?P<match>\d+):(?P<number>\d+)"
     match_id: int
     number: int
 
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:next:{self.match_id}:{self.number}"
 
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.match_id, self.number)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["match"]), int(found["number"]))
-
-
+@codec("review", "round_id")
 @dataclass(frozen=True)
-class ReviewClick:
+class ReviewClick(FieldsClick):
     """ "Review my hand", on a showdown and on each person's DM of that round."""
 
-    TEMPLATE: ClassVar[str] = r"capsa:review:(?P<round>\d+)"
     round_id: int
 
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:review:{self.round_id}"
 
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.round_id,)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["round"]))
-
-
+@codec("rematch", "match_id")
 @dataclass(frozen=True)
-class RematchClick:
+class RematchClick(FieldsClick):
     """Rematch, on a finished match's standings."""
 
-    TEMPLATE: ClassVar[str] = r"capsa:rematch:(?P<match>\d+)"
     match_id: int
 
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:rematch:{self.match_id}"
 
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.match_id,)
+@codec("lb", "page")
+@dataclass(frozen=True)
+class LeaderboardClick(FieldsClick):
+    sort: str
+    period: str
+    page: int
+    direction: PageDirection
 
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["match"]))
+
+EVERYONE = 0  # the member part of a history button's custom_id when no member is chosen
+
+
+@codec("hist", "member_id", "page")
+@dataclass(frozen=True)
+class HistoryClick(FieldsClick):
+    member_id: int
+    page: int
+    direction: PageDirection
+
+
+@codec("rp", "match_id", "number")
+@dataclass(frozen=True)
+class ReplayClick(FieldsClick):
+    """Shows round ``number`` of the match (the round the button leads to)."""
+
+    match_id: int
+    number: int
+    step: ReplayStep
 
 
 def builder_template(acts: tuple[BuilderAction, ...]) -> str:
@@ -319,9 +342,9 @@ def builder_template(acts: tuple[BuilderAction, ...]) -> str:
 
 @dataclass(frozen=True)
 class BuilderClick:
-    """A hand builder's select or button: the draft travels as its two masks, and ``:a``
-    while its rows are Auto-arrange's suggestion (ids without it, from before the coach,
-    read as not). ``values``: the cards a select sent (not part of the custom_id)."""
+    """A hand builder's select or button: the draft travels as its two masks (hex), and
+    ``:a`` while its rows are Auto-arrange's suggestion (ids without it, from before the
+    coach, read as not). ``values``: the cards a select sent (not part of the custom_id)."""
 
     TEMPLATE: ClassVar[str] = builder_template(tuple(BuilderAction))
     act: BuilderAction
@@ -345,80 +368,6 @@ class BuilderClick:
         state = (int(found["b"], 16), int(found["m"], 16), found["arranged"] is not None)
         act = member(BuilderAction, found["act"])
         return cls(act, int(found["round"]), int(found["seat"]), state)
-
-
-@dataclass(frozen=True)
-class LeaderboardClick:
-    TEMPLATE: ClassVar[str] = (
-        r"capsa:lb:(?P<sort>\w+):(?P<period>\w+):(?P<page>\d+)"
-        rf":(?P<dir>[{''.join(PageDirection)}])"
-    )
-    sort: str
-    period: str
-    page: int
-    direction: PageDirection
-
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:lb:{self.sort}:{self.period}:{self.page}:{self.direction}"
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.page,)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        direction = PageDirection(found["dir"])
-        return cls(found["sort"], found["period"], int(found["page"]), direction)
-
-
-EVERYONE = 0  # the member part of a history button's custom_id when no member is chosen
-
-
-@dataclass(frozen=True)
-class HistoryClick:
-    TEMPLATE: ClassVar[str] = (
-        rf"capsa:hist:(?P<member>\d+):(?P<page>\d+):(?P<dir>[{''.join(PageDirection)}])"
-    )
-    member_id: int
-    page: int
-    direction: PageDirection
-
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:hist:{self.member_id}:{self.page}:{self.direction}"
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.member_id, self.page)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["member"]), int(found["page"]), PageDirection(found["dir"]))
-
-
-@dataclass(frozen=True)
-class ReplayClick:
-    """Shows round ``number`` of the match (the round the button leads to)."""
-
-    TEMPLATE: ClassVar[str] = (
-        rf"capsa:rp:(?P<match>\d+):(?P<number>\d+):(?P<step>[{''.join(ReplayStep)}])"
-    )
-    match_id: int
-    number: int
-    step: ReplayStep
-
-    @property
-    def custom_id(self) -> str:
-        return f"capsa:rp:{self.match_id}:{self.number}:{self.step}"
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return (self.match_id, self.number)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Self:
-        return cls(int(found["match"]), int(found["number"]), ReplayStep(found["step"]))
 
 
 # --- routes -----------------------------------------------------------------------------------
