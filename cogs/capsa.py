@@ -141,7 +141,7 @@ class Capsa(
     async def leaderboard(
         self, interaction: CapsaInteraction, sort: str = "points", period: str = "all"
     ) -> None:
-        await board.show_leaderboard(interaction, self.bot.repo, sort, period, 0)
+        await board.show_leaderboard(interaction, self.tables.services.repo, sort, period, 0)
 
     @app_commands.command(name=tr("cmd.stats"), description=tr("cmd.stats.desc"))
     @app_commands.rename(member=tr("opt.member"))
@@ -149,7 +149,7 @@ class Capsa(
     async def stats(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
-        await board.show_stats(interaction, self.bot.repo, member or interaction.user)
+        await board.show_stats(interaction, self.tables.services.repo, member or interaction.user)
 
     @app_commands.command(name=tr("cmd.history"), description=tr("cmd.history.desc"))
     @app_commands.rename(member=tr("opt.member"))
@@ -158,7 +158,7 @@ class Capsa(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
         who = member.id if member is not None else None
-        await history.show_history(interaction, self.bot.repo, who, 0)
+        await history.show_history(interaction, self.tables.services.repo, who, 0)
 
     @app_commands.command(name=tr("cmd.replay"), description=tr("cmd.replay.desc"))
     @app_commands.rename(match=tr("opt.match"))
@@ -171,7 +171,7 @@ class Capsa(
     @app_commands.describe(topic=tr("opt.topic.desc"))
     @app_commands.choices(topic=[Choice(name=tr(f"rules.topic.{t}"), value=t) for t in TOPICS])
     async def rules(self, interaction: CapsaInteraction, topic: str = "overview") -> None:
-        await board.show_rules(interaction, self.bot.repo, topic)
+        await board.show_rules(interaction, self.tables.services.repo, topic)
 
     @app_commands.command(name=tr("cmd.settings"), description=tr("cmd.settings.desc"))
     @app_commands.rename(
@@ -209,7 +209,7 @@ class Capsa(
     ) -> None:
         await board.show_settings(
             interaction,
-            self.bot.repo,
+            self.tables.services.repo,
             {
                 "preset": rules,
                 "rounds": rounds,

@@ -19,6 +19,8 @@ from capsa.showdown import signed
 from capsa.solver import arrange
 from capsa.specials import available
 from cogs import views
+from cogs.components import BuilderAction
+from cogs.hand_builder import STEPS
 from data import RoundScore
 from tests.cog_helpers import (
     ALICE,
@@ -360,3 +362,17 @@ async def test_declare_is_the_persons_own_press(fake_bot, repo) -> None:
     await press_builder(fake_bot, ix, "d", rnd.id, 0, masks, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and hand.declare == "dragon" and not hand.auto
+
+
+def test_every_builder_action_has_one_step_and_a_place() -> None:
+    """A builder button is its BuilderAction member (code, label, style, place) and its
+    step: nothing else dispatches on the action."""
+    assert set(STEPS) == set(BuilderAction)
+    codes = [a.value for a in BuilderAction]
+    assert len(codes) == len(set(codes)) and all(len(code) == 1 for code in codes)
+    draft = Draft.start(cards(ALICE_HAND))
+    shown = {c.click.act for c in views.builder_view(1, 0, draft, "en", "dragon").children}
+    confirm = {c.click.act for c in views.confirm_foul_view(1, 0, draft, "en").children}
+    assert shown | confirm == set(BuilderAction) and not shown & confirm
+    for act in BuilderAction:
+        assert t(act.key, "vi", special="x") != t(act.key, "en", special="x"), act
