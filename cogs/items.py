@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import discord
@@ -23,7 +24,6 @@ from cogs.replies import component_error
 
 log = logging.getLogger(__name__)
 
-ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 ClickT = TypeVar("ClickT", bound=c.Click)
 
 
@@ -37,20 +37,22 @@ def router_of(client: discord.Client) -> Router:
     return router
 
 
-class Component(discord.ui.DynamicItem[ItemT], Generic[ItemT, ClickT], template=r"capsa:(?!)"):
+class Component(
+    discord.ui.DynamicItem[discord.ui.Item[Any]], Generic[ClickT], template=r"capsa:(?!)"
+):
     """What every persistent component shares: its click record (``self.click``), read
     back from the custom_id, and the one way a click is handed over and answered."""
 
     codec: ClassVar[type[Any]]  # the click record's class (its TEMPLATE and from_match)
 
-    def __init__(self, item: ItemT, click: ClickT) -> None:
+    def __init__(self, item: discord.ui.Item[Any], click: ClickT) -> None:
         super().__init__(item)
         self.click = click
 
     @classmethod
-    def stand_in(cls, custom_id: str) -> ItemT:
+    def stand_in(cls, custom_id: str) -> discord.ui.Item[Any]:
         """The item discord.py hands back is rebuilt from the custom_id alone."""
-        return discord.ui.Button(custom_id=custom_id, label="-")  # type: ignore[return-value]
+        return discord.ui.Button(custom_id=custom_id, label="-")
 
     @classmethod
     async def from_custom_id(
@@ -92,35 +94,31 @@ def button(
     )
 
 
-class LobbyButton(Component[discord.ui.Button, c.LobbyClick], template=c.LobbyClick.TEMPLATE):
+class LobbyButton(Component[c.LobbyClick], template=c.LobbyClick.TEMPLATE):
     codec = c.LobbyClick
 
 
-class ShowHandButton(
-    Component[discord.ui.Button, c.ShowHandClick], template=c.ShowHandClick.TEMPLATE
-):
+class ShowHandButton(Component[c.ShowHandClick], template=c.ShowHandClick.TEMPLATE):
     codec = c.ShowHandClick
 
 
-class NextRoundButton(Component[discord.ui.Button, c.NextClick], template=c.NextClick.TEMPLATE):
+class NextRoundButton(Component[c.NextClick], template=c.NextClick.TEMPLATE):
     codec = c.NextClick
 
 
-class ReviewButton(Component[discord.ui.Button, c.ReviewClick], template=c.ReviewClick.TEMPLATE):
+class ReviewButton(Component[c.ReviewClick], template=c.ReviewClick.TEMPLATE):
     codec = c.ReviewClick
 
 
-class RematchButton(Component[discord.ui.Button, c.RematchClick], template=c.RematchClick.TEMPLATE):
+class RematchButton(Component[c.RematchClick], template=c.RematchClick.TEMPLATE):
     codec = c.RematchClick
 
 
-class BuilderSelect(
-    Component[discord.ui.Select, c.BuilderClick], template=c.builder_template(c.SELECTS)
-):
+class BuilderSelect(Component[c.BuilderClick], template=c.builder_template(c.SELECTS)):
     codec = c.BuilderClick
 
     @classmethod
-    def stand_in(cls, custom_id: str) -> discord.ui.Select:
+    def stand_in(cls, custom_id: str) -> discord.ui.Item[Any]:
         return discord.ui.Select(
             custom_id=custom_id,
             min_values=5,
@@ -132,32 +130,26 @@ class BuilderSelect(
         data: Mapping[str, object] = interaction.data or {}
         values = data.get("values")
         chosen = tuple(str(v) for v in values) if isinstance(values, list) else ()
-        return c.BuilderClick(
-            self.click.act, self.click.round_id, self.click.seat, self.click.state, chosen
-        )
+        return replace(self.click, values=chosen)
 
 
-class BuilderButton(
-    Component[discord.ui.Button, c.BuilderClick], template=c.builder_template(c.BUTTONS)
-):
+class BuilderButton(Component[c.BuilderClick], template=c.builder_template(c.BUTTONS)):
     codec = c.BuilderClick
 
 
-class LeaderboardButton(
-    Component[discord.ui.Button, c.LeaderboardClick], template=c.LeaderboardClick.TEMPLATE
-):
+class LeaderboardButton(Component[c.LeaderboardClick], template=c.LeaderboardClick.TEMPLATE):
     codec = c.LeaderboardClick
 
 
-class HistoryButton(Component[discord.ui.Button, c.HistoryClick], template=c.HistoryClick.TEMPLATE):
+class HistoryButton(Component[c.HistoryClick], template=c.HistoryClick.TEMPLATE):
     codec = c.HistoryClick
 
 
-class ReplayButton(Component[discord.ui.Button, c.ReplayClick], template=c.ReplayClick.TEMPLATE):
+class ReplayButton(Component[c.ReplayClick], template=c.ReplayClick.TEMPLATE):
     codec = c.ReplayClick
 
 
-DYNAMIC_ITEMS: tuple[type[Component[Any, Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (
     LobbyButton,
     ShowHandButton,
     NextRoundButton,
