@@ -17,7 +17,7 @@ from capsa.settings import COUNTDOWN_RANGE, ROUND_CHOICES, SEAT_RANGE
 from cogs.components import LobbyAction, Refusal, RefusalCode
 from cogs.delivery import attempt
 from cogs.parts import RoundsPart
-from cogs.replies import language_for, own_language, tell, user_lang
+from cogs.replies import language_for, own_language, refuse, tell, user_lang
 from cogs.scheduler import WATCHDOG_SECONDS, TimerKind
 from cogs.screens.lobby import LobbyClosed, lobby_screen
 from cogs.screens.status import cancelled_notice
@@ -239,7 +239,7 @@ class Lobby:
         async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
-                await tell(interaction, t("ans.not_lobby", lang))
+                await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))
                 if match is not None:  # its buttons outlived the lobby: take them off
                     await self._close_clicked(interaction, match)
                 return
