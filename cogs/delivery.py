@@ -47,17 +47,17 @@ async def send_to(channel: Awaitable[discord.abc.Messageable], **kwargs: Any) ->
 
 async def attempt(
     call: Awaitable[T],
-    failure: str,
+    failure: str | None = None,
     *args: object,
     level: int = logging.WARNING,
     trace: bool = False,
 ) -> Outcome[T]:
     """Await ``call``; on a Discord refusal, log ``failure % args`` at ``level`` (with the
-    traceback if ``trace``; nothing if ``level`` is ``logging.NOTSET``) and return it in
-    the outcome. Other exceptions are not Discord's answer and propagate."""
+    traceback if ``trace``; None: the caller logs it, having read the outcome) and return
+    it in the outcome. Other exceptions are not Discord's answer and propagate."""
     try:
         return Outcome(value=await call)
     except discord.HTTPException as error:
-        if level != logging.NOTSET:
+        if failure is not None:
             log.log(level, failure, *args, exc_info=error if trace else None)
         return Outcome(error=error)

@@ -170,7 +170,7 @@ class Rounds:
         # Opening the DM channel can be refused as well as the message: Discord answers
         # 403 (or 400) with code 50007 there too when the user takes no DMs.
         dm = self.services.dm_channel(seat.user_id)
-        sent = await attempt(send_to(dm, **screen.send_kwargs()), "", level=logging.NOTSET)
+        sent = await attempt(send_to(dm, **screen.send_kwargs()))  # logged below, by kind
         if sent.value is not None:
             message = sent.value
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
