@@ -113,10 +113,10 @@ class LobbyAction(StrEnum):
     style: discord.ButtonStyle
 
     def __new__(cls, code: str, key: str, style: discord.ButtonStyle) -> Self:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.key, member.style = key, style
-        return member
+        made = str.__new__(cls, code)
+        made._value_ = code
+        made.key, made.style = key, style
+        return made
 
     JOIN = "join", "btn.join", discord.ButtonStyle.success
     LEAVE = "leave", "btn.leave", discord.ButtonStyle.secondary
@@ -144,10 +144,10 @@ class BuilderAction(StrEnum):
     placement: Placement
 
     def __new__(cls, code: str, key: str, style: discord.ButtonStyle, placement: Placement) -> Self:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.key, member.style, member.placement = key, style, placement
-        return member
+        made = str.__new__(cls, code)
+        made._value_ = code
+        made.key, made.style, made.placement = key, style, placement
+        return made
 
     BACK = "b", "hand.back_ph", discord.ButtonStyle.secondary, Placement.SELECT
     MIDDLE = "m", "hand.middle_ph", discord.ButtonStyle.secondary, Placement.SELECT
