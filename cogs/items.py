@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import re
+import types
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import discord
 from discord.ext.commands.bot import BotBase  # commands.Bot and commands.AutoShardedBot
@@ -94,24 +95,26 @@ def button(
     )
 
 
-class LobbyButton(Component[c.LobbyClick], template=c.LobbyClick.TEMPLATE):
-    codec = c.LobbyClick
+def _kind(name: str, codec: type[Any], template: str | None = None) -> type[Component[Any]]:
+    """A button component answering ``codec``'s clicks (matched by the codec's template
+    unless another is given)."""
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(codec=codec, __module__=__name__, __qualname__=name)
+
+    made = types.new_class(name, (Component,), {"template": template or codec.TEMPLATE}, body)
+    return cast(type[Component[Any]], made)
 
 
-class ShowHandButton(Component[c.ShowHandClick], template=c.ShowHandClick.TEMPLATE):
-    codec = c.ShowHandClick
-
-
-class NextRoundButton(Component[c.NextClick], template=c.NextClick.TEMPLATE):
-    codec = c.NextClick
-
-
-class ReviewButton(Component[c.ReviewClick], template=c.ReviewClick.TEMPLATE):
-    codec = c.ReviewClick
-
-
-class RematchButton(Component[c.RematchClick], template=c.RematchClick.TEMPLATE):
-    codec = c.RematchClick
+LobbyButton = _kind("LobbyButton", c.LobbyClick)
+ShowHandButton = _kind("ShowHandButton", c.ShowHandClick)
+NextRoundButton = _kind("NextRoundButton", c.NextClick)
+ReviewButton = _kind("ReviewButton", c.ReviewClick)
+RematchButton = _kind("RematchButton", c.RematchClick)
+BuilderButton = _kind("BuilderButton", c.BuilderClick, c.builder_template(c.BUTTONS))
+LeaderboardButton = _kind("LeaderboardButton", c.LeaderboardClick)
+HistoryButton = _kind("HistoryButton", c.HistoryClick)
+ReplayButton = _kind("ReplayButton", c.ReplayClick)
 
 
 class BuilderSelect(Component[c.BuilderClick], template=c.builder_template(c.SELECTS)):
@@ -131,22 +134,6 @@ class BuilderSelect(Component[c.BuilderClick], template=c.builder_template(c.SEL
         values = data.get("values")
         chosen = tuple(str(v) for v in values) if isinstance(values, list) else ()
         return replace(self.click, values=chosen)
-
-
-class BuilderButton(Component[c.BuilderClick], template=c.builder_template(c.BUTTONS)):
-    codec = c.BuilderClick
-
-
-class LeaderboardButton(Component[c.LeaderboardClick], template=c.LeaderboardClick.TEMPLATE):
-    codec = c.LeaderboardClick
-
-
-class HistoryButton(Component[c.HistoryClick], template=c.HistoryClick.TEMPLATE):
-    codec = c.HistoryClick
-
-
-class ReplayButton(Component[c.ReplayClick], template=c.ReplayClick.TEMPLATE):
-    codec = c.ReplayClick
 
 
 DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (

@@ -17,6 +17,7 @@ from cogs.components import BuilderAction, LobbyAction, PageDirection, Placement
 from cogs.items import (
     BuilderButton,
     BuilderSelect,
+    Component,
     HistoryButton,
     LeaderboardButton,
     LobbyButton,
@@ -45,7 +46,7 @@ def status_view(match_id: int, lang: str) -> discord.ui.View:
     return view
 
 
-def _review_button(round_id: int, lang: str) -> ReviewButton:
+def _review_button(round_id: int, lang: str) -> Component[Any]:
     click = c.ReviewClick(round_id)
     item = button(click, t("btn.review", lang), discord.ButtonStyle.secondary, emoji="🔍")
     return ReviewButton(item, click)
@@ -83,7 +84,7 @@ def rematch_view(match_id: int, lang: str) -> discord.ui.View:
 
 def _builder_button(
     act: BuilderAction, round_id: int, seat: int, draft: Draft, label: str, row: int | None
-) -> BuilderButton:
+) -> Component[Any]:
     click = c.BuilderClick(act, round_id, seat, draft.state)
     return BuilderButton(button(click, label, act.style, row=row), click)
 
@@ -145,7 +146,7 @@ def page_view(make: PageButton, page: int, pages: int) -> discord.ui.View:
 
 
 def leaderboard_view(sort: str, period: str, page: int, pages: int, lang: str) -> discord.ui.View:
-    def make(to: int, direction: PageDirection, off: bool) -> LeaderboardButton:
+    def make(to: int, direction: PageDirection, off: bool) -> Component[Any]:
         click = c.LeaderboardClick(sort, period, to, direction)
         label = page_label(direction, lang)
         return LeaderboardButton(
@@ -156,7 +157,7 @@ def leaderboard_view(sort: str, period: str, page: int, pages: int, lang: str) -
 
 
 def history_view(member_id: int, page: int, pages: int, lang: str) -> discord.ui.View:
-    def make(to: int, direction: PageDirection, off: bool) -> HistoryButton:
+    def make(to: int, direction: PageDirection, off: bool) -> Component[Any]:
         click = c.HistoryClick(member_id, to, direction)
         label = page_label(direction, lang)
         return HistoryButton(
