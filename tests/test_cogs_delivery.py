@@ -3,7 +3,9 @@ back, never raised; what the caller must act on (DMs closed) reads from the outc
 
 from __future__ import annotations
 
+import ast
 import logging
+from pathlib import Path
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
@@ -80,3 +82,41 @@ async def test_send_to_opens_the_channel_first_and_its_refusal_counts() -> None:
         raise forbidden(DM_CLOSED)
 
     assert (await attempt(send_to(refused(), content="hi"))).dm_refused
+
+
+# --- one place for each thing -----------------------------------------------------------------
+
+COGS = sorted(Path(__file__).resolve().parent.parent.joinpath("cogs").rglob("*.py"))
+
+
+def _found(node_test) -> list[str]:
+    found = []
+    for path in COGS:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [
+            f"{path.parent.name}/{path.name}:{n.lineno}" for n in ast.walk(tree) if node_test(n)
+        ]
+    return found
+
+
+def test_only_the_delivery_helper_catches_discords_refusals() -> None:
+    def catches_http(node: ast.AST) -> bool:
+        return isinstance(node, ast.ExceptHandler) and "HTTPException" in ast.unparse(
+            node.type or ast.Constant(None)
+        )
+
+    found = _found(catches_http)
+    assert any(f.startswith("cogs/delivery.py") for f in found)  # the scan sees them
+    assert [f for f in found if not f.startswith("cogs/delivery.py")] == []
+
+
+def test_only_the_screens_build_embeds_and_files() -> None:
+    def builds(node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and ast.unparse(node.func) in (
+            "discord.Embed",
+            "discord.File",
+        )
+
+    found = _found(builds)
+    assert any(f.startswith("screens/") for f in found)  # the scan sees them
+    assert [f for f in found if not f.startswith("screens/")] == []
