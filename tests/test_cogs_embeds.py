@@ -20,6 +20,7 @@ from capsa.scoring import Seat, score_round
 from capsa.showdown import pair_line, player_lines
 from capsa.solver import arrange
 from cogs.screens import showdown
+from cogs.screens.base import Picture, Screen
 from cogs.screens.builder import builder_screen, locked_screen
 from cogs.screens.lobby import LobbyClosed, lobby_screen
 from cogs.screens.status import status_screen
@@ -203,3 +204,21 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
     locked = locked_screen(match, rnd, draft_of(ALICE_HAND, STRONG, PAIRS), lang, "dragon").embed
     assert check_embed(locked) <= 6000
     assert special_name("dragon", lang) in locked.description
+
+
+def test_a_screen_sends_and_edits_as_it_is() -> None:
+    """What a send and an edit carry: an edit always replaces the components; the text and
+    the attachments only when the screen says so; a picture becomes a fresh file each time."""
+    one = discord.Embed(title="a")
+    plain = Screen(embeds=(one,))
+    assert plain.send_kwargs() == {"embed": one}
+    assert plain.edit_kwargs() == {"embed": one, "view": None}
+    drawn = Screen(embeds=(one,), pictures=(Picture("p.jpg", b"x"),), listed=True)
+    sent = drawn.send_kwargs(ephemeral=True)
+    assert sent["embeds"] == [one] and sent["ephemeral"] is True
+    (first,) = sent["files"]
+    (second,) = drawn.edit_kwargs()["attachments"]
+    assert first is not second and first.filename == second.filename == "p.jpg"
+    locked = Screen(embeds=(one,), replaces=True).edit_kwargs()
+    assert locked == {"embed": one, "view": None, "content": None, "attachments": []}
+    assert Screen(content="hi").send_kwargs() == {"content": "hi"}
