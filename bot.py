@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.components import Refusal
 from cogs.discord_endpoints import apply_endpoints
-from cogs.replies import report_error
+from cogs.replies import refuse, report_error
 from cogs.translator import CapsaTranslator
 from cogs.worker_pool import WorkerPool
 from data import (
@@ -150,11 +151,16 @@ def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | Non
 
 
 class CapsaTree(app_commands.CommandTree):
-    """One error handler for the whole command tree."""
+    """One error handler for the whole command tree: a refusal a command raised is told to
+    the person in their language; anything else is reported as an error."""
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else None
+        if isinstance(cause, Refusal) and isinstance(self.client, CapsaBot):
+            await refuse(self.client.repo, interaction, cause)
+            return
         command = interaction.command.qualified_name if interaction.command else "?"
         await report_error(interaction, error, f"command /{command}")
 

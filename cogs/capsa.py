@@ -18,15 +18,17 @@ from discord.ext import commands
 from capsa import settings
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
-from cogs import board, history, views
+from cogs import board, history
 from cogs.coach import Coach
+from cogs.components import CAPSA_COG
 from cogs.flow import TableFlow
 from cogs.hand_builder import BuilderDisplay, HandBuilder
+from cogs.items import DYNAMIC_ITEMS
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
 from cogs.table_base import TableServices
-from cogs.tables import CAPSA_COG, Tables
+from cogs.tables import Tables
 from cogs.translator import tr
 
 if TYPE_CHECKING:
@@ -49,10 +51,6 @@ LANGUAGE_CHOICES = [
 Seats = Range[int, *settings.SEATS.bounds]
 Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
-
-# Every persistent component the bot answers: the tables', the leaderboard's, the history's
-# and the replays'.
-DYNAMIC_ITEMS = (*views.DYNAMIC_ITEMS, *board.DYNAMIC_ITEMS, *history.DYNAMIC_ITEMS)
 
 
 def build_tables(
@@ -143,7 +141,7 @@ class Capsa(
     async def leaderboard(
         self, interaction: CapsaInteraction, sort: str = "points", period: str = "all"
     ) -> None:
-        await board.show_leaderboard(interaction, self.bot.repo, sort, period, 0)
+        await board.show_leaderboard(interaction, self.tables.services.repo, sort, period, 0)
 
     @app_commands.command(name=tr("cmd.stats"), description=tr("cmd.stats.desc"))
     @app_commands.rename(member=tr("opt.member"))
@@ -151,7 +149,7 @@ class Capsa(
     async def stats(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
-        await board.show_stats(interaction, self.bot.repo, member or interaction.user)
+        await board.show_stats(interaction, self.tables.services.repo, member or interaction.user)
 
     @app_commands.command(name=tr("cmd.history"), description=tr("cmd.history.desc"))
     @app_commands.rename(member=tr("opt.member"))
@@ -160,7 +158,7 @@ class Capsa(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
         who = member.id if member is not None else None
-        await history.show_history(interaction, self.bot.repo, who, 0)
+        await history.show_history(interaction, self.tables.services.repo, who, 0)
 
     @app_commands.command(name=tr("cmd.replay"), description=tr("cmd.replay.desc"))
     @app_commands.rename(match=tr("opt.match"))
@@ -173,7 +171,7 @@ class Capsa(
     @app_commands.describe(topic=tr("opt.topic.desc"))
     @app_commands.choices(topic=[Choice(name=tr(f"rules.topic.{t}"), value=t) for t in TOPICS])
     async def rules(self, interaction: CapsaInteraction, topic: str = "overview") -> None:
-        await board.show_rules(interaction, self.bot.repo, topic)
+        await board.show_rules(interaction, self.tables.services.repo, topic)
 
     @app_commands.command(name=tr("cmd.settings"), description=tr("cmd.settings.desc"))
     @app_commands.rename(
@@ -211,7 +209,7 @@ class Capsa(
     ) -> None:
         await board.show_settings(
             interaction,
-            self.bot.repo,
+            self.tables.services.repo,
             {
                 "preset": rules,
                 "rounds": rounds,

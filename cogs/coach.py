@@ -10,7 +10,6 @@ store the same review once (``repo.store_review``), so any process may do either
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 
@@ -18,17 +17,17 @@ import discord
 
 from capsa.cards import parse_cards
 from capsa.coach import Origin, Review, review_job
-from capsa.i18n import t
 from capsa.render import render_review
-from cogs import embeds, views
-from cogs.replies import tell, user_lang
+from cogs.components import Refusal, RefusalCode, ReviewClick
+from cogs.delivery import attempt
+from cogs.replies import language_for
+from cogs.screens.review import review_offer, review_screen
 from cogs.table_base import TableServices, preset_of, rows_of
 from cogs.worker_pool import Priority
 from data.repository import HandRecord, MatchRecord, RoundRecord
 
 log = logging.getLogger(__name__)
 
-REVIEW_PICTURE = "review.jpg"
 RESUME_DAYS = 1.0  # at start, hands of rounds scored this recently get their reviews
 
 
@@ -107,15 +106,21 @@ class Coach:
         """Put "Review my hand" on the person's DM of that round (their locked builder)."""
         if hand.dm_channel_id is None or hand.dm_message_id is None or hand.dm_refused:
             return
-        try:
-            dm = self.services.client.get_partial_messageable(
-                hand.dm_channel_id, type=discord.ChannelType.private
-            )
-            await dm.get_partial_message(hand.dm_message_id).edit(
-                view=views.review_view(rnd.id, match.language)
-            )
-        except discord.HTTPException:
-            log.info("table %s: could not offer a review in seat %s's DM", match.id, hand.seat)
+        seat = next((s for s in match.seats if s.seat == hand.seat), None)
+        user_id = seat.user_id if seat is not None else None
+        lang = await language_for(self.repo, match, user_id=user_id)  # their DM: theirs
+        dm = self.services.client.get_partial_messageable(
+            hand.dm_channel_id, type=discord.ChannelType.private
+        )
+        await attempt(
+            dm.get_partial_message(hand.dm_message_id).edit(
+                **review_offer(rnd.id, lang).edit_kwargs()
+            ),
+            "table %s: could not offer a review in seat %s's DM",
+            match.id,
+            hand.seat,
+            level=logging.INFO,
+        )
 
     async def resume(self) -> None:
         """At start: review the people's hands of recent rounds that have none yet (a
@@ -138,29 +143,23 @@ class Coach:
             except Exception:
                 log.exception("round %s: could not review seat %s", round_id, seat)
 
-    async def pressed(self, interaction: discord.Interaction, round_id: int) -> None:
-        """ "Review my hand": the presser's own review, privately."""
+    async def pressed(self, interaction: discord.Interaction, click: ReviewClick) -> None:
+        """ "Review my hand": the presser's own review, privately, in their language."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge first
-        lang = await user_lang(self.repo, interaction)
-        rnd = await self.repo.get_round(round_id)
+        rnd = await self.repo.get_round(click.round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
         if rnd is None or match is None or not rnd.scored:
-            await tell(interaction, t("ans.stale", lang))
-            return
-        if interaction.guild_id is None:  # in a DM: the table's language, as its builder
-            lang = match.language
+            raise Refusal(RefusalCode.STALE)
         seat = match.seat_of(interaction.user.id)
         hand = rnd.hand(seat.seat) if seat else None
         if hand is None:
-            await tell(interaction, t("rev.not_played", lang))
-            return
+            raise Refusal(RefusalCode.NOT_PLAYED)
+        lang = await language_for(self.repo, match, interaction=interaction)
         review = await self.review(match, rnd, hand, asked=True)
-        embed = embeds.review_embed(review, rnd.number, lang)
-        files = []
         try:
             picture = await self.services.workers.run(Priority.CLICK, render_review, review, lang)
-            files.append(discord.File(io.BytesIO(picture), filename=REVIEW_PICTURE))
-            embed.set_image(url=f"attachment://{REVIEW_PICTURE}")
         except Exception:
             log.exception("could not draw a review")
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+            picture = None
+        screen = review_screen(review, rnd.number, lang, picture)
+        await interaction.followup.send(**screen.send_kwargs(ephemeral=True))

@@ -3,33 +3,43 @@
 A special hand is only ever declared by its holder (RULES §4): the builder offers Declare
 when the hand holds one the preset pays, Auto-arrange fills in the best ordinary rows and
 shows both choices with their expected points, and the person picks one (Submit or
-Declare). Nothing declares for a person, not even the countdown running out."""
+Declare). Nothing declares for a person, not even the countdown running out.
+
+Every click of a builder is one :class:`~cogs.components.BuilderAction`; each action has
+one step here, registered with ``@step`` (the dispatch table ``STEPS``). A step either
+gives the draft to show next (:class:`Redraw`) or answers the click itself (None)."""
 
 from __future__ import annotations
 
-import io
 import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
-from capsa.builder import Draft, DraftState
-from capsa.cards import CapsaError, parse_cards
-from capsa.i18n import t
-from capsa.names import special_name
+from capsa.builder import Draft
+from capsa.cards import CapsaError, Card, parse_cards
 from capsa.render import render_hand
-from capsa.showdown import signed
 from capsa.specials import available, find_setting
-from cogs import embeds, views
-from cogs.replies import tell, user_lang
+from cogs.components import (
+    BuilderAction,
+    BuilderClick,
+    Refusal,
+    RefusalCode,
+    ShowHandClick,
+    Term,
+)
+from cogs.delivery import attempt
+from cogs.parts import RoundsPart
+from cogs.replies import language_for, own_language
+from cogs.screens import builder as screens
 from cogs.table_base import TableServices, preset_of, rows_of
-from cogs.views import BuilderAction
 from cogs.worker_pool import Priority
-from data.repository import MatchRecord, MatchStatus, RoundRecord
+from data.repository import DEALT_STATUSES, MatchRecord, MatchStatus, RoundRecord
 
 if TYPE_CHECKING:
     from capsa.solver import Arrangement
-    from cogs.rounds import Rounds
 
 log = logging.getLogger(__name__)
 
@@ -47,25 +57,20 @@ def special_choice(match: MatchRecord, arrangement: Arrangement, lang: str) -> s
     declared = arrangement.special_value
     if declared is None:  # every opponent pays it, unless one declares a higher one
         declared = value * (len(match.seats) - 1)
-    return t(
-        "hand.special",
-        lang,
-        special=special_name(special, lang),
-        value=value,
-        declared=signed(round(declared, 1)),
-        ordinary=signed(round(arrangement.ordinary_expected, 1)),
+    return screens.special_choice_note(
+        special, value, declared, arrangement.ordinary_expected, lang
     )
 
 
 class BuilderDisplay:
-    """What a hand builder shows: its embed, its components and the hand picture, and the
-    special each dealt hand may declare (checked once per round and seat)."""
+    """What a hand builder shows: its screen with the hand picture, and the special each
+    dealt hand may declare (checked once per round and seat)."""
 
     def __init__(self, services: TableServices) -> None:
         self.services = services
         self._specials: dict[tuple[int, int], str | None] = {}  # (round id, seat) -> special
 
-    async def payload(
+    async def screen(
         self,
         match: MatchRecord,
         rnd: RoundRecord,
@@ -74,31 +79,23 @@ class BuilderDisplay:
         lang: str,
         note: str | None = None,
         priority: Priority = Priority.CLICK,
-    ) -> tuple[discord.Embed, discord.ui.View, discord.File | None]:
-        """The builder's embed, its components and the hand picture (one redraw a call)."""
+    ) -> screens.Screen:
+        """The builder's screen (one redraw of the picture a call)."""
         special = await self.special_for(match, rnd, seat, priority)
         if note is None and special is not None:  # the choice is theirs: say so
-            note = t(
-                "hand.special_held",
-                lang,
-                special=special_name(special, lang),
-                value=preset_of(match).specials[special],
-            )
-        embed = embeds.builder_embed(match, rnd, seat, draft, lang, note)
-        view = views.builder_view(rnd.id, seat, draft, lang, special)
+            note = screens.special_held_note(special, preset_of(match).specials[special], lang)
         picture = await self._draw_hand(draft, lang, priority)
-        if picture is not None:
-            embed.set_image(url="attachment://hand.jpg")
-        return embed, view, picture
+        return screens.builder_screen(
+            match, rnd, seat, draft, lang, special=special, note=note, picture=picture
+        )
 
-    async def _draw_hand(self, draft: Draft, lang: str, priority: Priority) -> discord.File | None:
+    async def _draw_hand(self, draft: Draft, lang: str, priority: Priority) -> bytes | None:
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
-            image = await self.services.workers.run(priority, render_hand, draft.hand, rows, lang)
+            return await self.services.workers.run(priority, render_hand, draft.hand, rows, lang)
         except Exception:
             log.exception("could not draw a hand")
             return None
-        return discord.File(io.BytesIO(image), filename="hand.jpg")
 
     async def special_for(
         self, match: MatchRecord, rnd: RoundRecord, seat: int, priority: Priority = Priority.CLICK
@@ -116,20 +113,80 @@ class BuilderDisplay:
             self._specials.pop((rnd.id, hand.seat), None)
 
 
+def check_placing(draft: Draft, position: str, cards: Sequence[Card]) -> None:
+    """Why these cards cannot be the ``position`` row (an old menu: cards placed in the
+    other row since), as a refusal; as ``Draft.place`` checks them, in that order."""
+    if len(cards) != 5:
+        row = Term(f"pos.{position}", lower=True)
+        raise Refusal(RefusalCode.WRONG_COUNT, row=row, count=len(cards))
+    other = draft.middle if position == "back" else draft.back
+    for card in cards:
+        if card not in draft.hand:
+            raise Refusal(RefusalCode.NOT_HELD, card=card.symbol)
+        if card in other:
+            raise Refusal(RefusalCode.CLASH, card=card.symbol)
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """A step's outcome: the builder shows ``draft`` next, with ``note`` under it."""
+
+    draft: Draft
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A builder click, checked: the person's seat at an open round, their draft so far,
+    and the language they read."""
+
+    interaction: discord.Interaction
+    click: BuilderClick
+    match: MatchRecord
+    rnd: RoundRecord
+    draft: Draft
+    lang: str
+
+    @property
+    def seat(self) -> int:
+        return self.click.seat
+
+
+Step = Callable[["HandBuilder", Turn], Awaitable[Redraw | None]]
+STEPS: dict[BuilderAction, Step] = {}
+
+
+def step(*acts: BuilderAction) -> Callable[[Step], Step]:
+    """Registers what a builder action does (one step per action)."""
+
+    def register(fn: Step) -> Step:
+        for act in acts:
+            if act in STEPS:
+                raise ValueError(f"builder action {act.name} has a step already")
+            STEPS[act] = fn
+        return fn
+
+    return register
+
+
 class HandBuilder:
     """``/capsa hand``, "Show my hand" and every click of a builder. A submitted hand goes to
     ``rounds``: the last one closes the round, any other updates the status."""
 
-    def __init__(self, services: TableServices, display: BuilderDisplay, rounds: Rounds) -> None:
+    def __init__(
+        self, services: TableServices, display: BuilderDisplay, rounds: RoundsPart
+    ) -> None:
         self.services = services
         self.repo = services.repo
         self.display = display
         self.rounds = rounds
 
+    async def show_hand(self, interaction: discord.Interaction, click: ShowHandClick) -> None:
+        await self.open(interaction, match_id=click.match_id)
+
     async def open(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         """``/capsa hand`` and the "Show my hand" button: the builder, ephemerally."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge first
-        lang = await user_lang(self.repo, interaction)
         match = (
             await self.repo.get_match(match_id)
             if match_id is not None
@@ -137,115 +194,85 @@ class HandBuilder:
         )
         seat = match.seat_of(interaction.user.id) if match else None
         if match is None or match.status != MatchStatus.PLAYING:
-            await tell(interaction, t("ans.stale" if match_id else "hand.none", lang))
-            return
+            raise Refusal(RefusalCode.STALE if match_id else RefusalCode.NO_HAND)
         if seat is None:
-            await tell(interaction, t("hand.not_yours", lang))
-            return
-        if interaction.guild_id is None:  # in a DM: the table's language, as its builder
-            lang = match.language
+            raise Refusal(RefusalCode.NOT_YOUR_SEAT)
+        lang = await language_for(self.repo, match, interaction=interaction)
+        if seat.language != own_language(interaction):  # their DMs follow their language
+            await self.repo.set_seat_language(
+                match.id, interaction.user.id, own_language(interaction)
+            )
         rnd = await self.repo.current_round(match.id)
-        if rnd is None or rnd.scored:
-            await tell(interaction, t("hand.round_over", lang))
-            return
+        if rnd is None or rnd.status not in DEALT_STATUSES:
+            raise Refusal(RefusalCode.ROUND_OVER)
         hand = rnd.hands[seat.seat]
         if hand.submitted:
             back, middle, _ = rows_of(hand)
             draft = Draft.start(parse_cards(hand.cards)).with_setting(back, middle)
-            await interaction.followup.send(
-                embed=embeds.locked_embed(match, rnd, draft, lang, hand.declare), ephemeral=True
-            )
+            locked = screens.locked_screen(match, rnd, draft, lang, hand.declare)
+            await interaction.followup.send(**locked.send_kwargs(ephemeral=True))
             return
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.display.payload(match, rnd, seat.seat, draft, lang)
-        await interaction.followup.send(
-            embed=embed, view=view, files=[picture] if picture else [], ephemeral=True
-        )
+        screen = await self.display.screen(match, rnd, seat.seat, draft, lang)
+        await interaction.followup.send(**screen.send_kwargs(ephemeral=True))
 
-    async def action(
-        self,
-        interaction: discord.Interaction,
-        act: BuilderAction,
-        round_id: int,
-        seat: int,
-        state: DraftState,
-        values: list[str],
-    ) -> None:
+    async def action(self, interaction: discord.Interaction, click: BuilderClick) -> None:
+        """A click of a builder: checked, then its action's step (``STEPS``)."""
         # Acknowledge first: everything below (database, solver, picture) may take a while
         # on a busy bot, and Discord gives a click 3 seconds.
         await interaction.response.defer()
-        lang = await user_lang(self.repo, interaction)
-        rnd = await self.repo.get_round(round_id)
+        rnd = await self.repo.get_round(click.round_id)
         match = await self.repo.get_match(rnd.match_id) if rnd else None
         if rnd is None or match is None:
-            await tell(interaction, t("ans.stale", lang))
-            return
-        if interaction.guild_id is None:  # a DM builder stays in the table's language
-            lang = match.language
-        owner = next((s for s in match.seats if s.seat == seat), None)
+            raise Refusal(RefusalCode.STALE)
+        owner = next((s for s in match.seats if s.seat == click.seat), None)
         if owner is None or owner.user_id != interaction.user.id:
-            await tell(interaction, t("hand.not_yours", lang))
-            return
-        if rnd.scored or match.status != MatchStatus.PLAYING:
-            await tell(interaction, t("hand.round_over", lang))
-            return
-        hand = rnd.hands[seat]
+            raise Refusal(RefusalCode.NOT_YOUR_SEAT)
+        if rnd.status not in DEALT_STATUSES or match.status != MatchStatus.PLAYING:
+            raise Refusal(RefusalCode.ROUND_OVER)
+        hand = rnd.hands[click.seat]
         if hand.submitted:
-            await tell(interaction, t("hand.already", lang))
+            raise Refusal(RefusalCode.ALREADY_SUBMITTED)
+        lang = await language_for(self.repo, match, interaction=interaction)
+        draft = Draft.decode(parse_cards(hand.cards), *click.state)
+        turn = Turn(interaction, click, match, rnd, draft, lang)
+        redraw = await STEPS[click.act](self, turn)
+        if redraw is None:
             return
-        draft = Draft.decode(parse_cards(hand.cards), *state)
-        note = None
-        if act in (BuilderAction.BACK, BuilderAction.MIDDLE):
-            position = "back" if act == BuilderAction.BACK else "middle"
-            try:
-                draft = draft.place(position, parse_cards(values), lang)
-            except CapsaError as err:
-                await tell(interaction, str(err))
-                return
-        elif act == BuilderAction.CLEAR:
-            draft = draft.cleared()
-        elif act == BuilderAction.AUTO:
-            # The best ordinary rows, never the special: when the hand holds one, both
-            # choices are shown with their expected points and the person picks.
-            arrangement = await self.services.suggest(match, rnd, seat)
-            draft = draft.with_setting(*arrangement.ordinary[:2], arranged=True)
-            if arrangement.special:
-                note = special_choice(match, arrangement, lang)
-        elif act == BuilderAction.DECLARE:
-            special = await self.display.special_for(match, rnd, seat)
-            await self._declare(interaction, match, rnd, seat, draft, special, lang)
-            return
-        elif act in (BuilderAction.SUBMIT, BuilderAction.SUBMIT_FOUL):
-            if not draft.complete:
-                await tell(interaction, t("hand.incomplete", lang))
-                return
-            if act == BuilderAction.SUBMIT and draft.fouled:
-                await interaction.followup.send(
-                    t("hand.confirm_foul", lang),
-                    view=views.confirm_foul_view(rnd.id, seat, draft, lang),
-                    ephemeral=True,
-                )
-                return
-            await self._submit(interaction, match, rnd, seat, draft, None, lang)
-            return
-        embed, view, picture = await self.display.payload(match, rnd, seat, draft, lang, note)
-        await interaction.edit_original_response(
-            embed=embed, view=view, attachments=[picture] if picture else []
-        )
+        screen = await self.display.screen(match, rnd, click.seat, redraw.draft, lang, redraw.note)
+        await interaction.edit_original_response(**screen.edit_kwargs())
 
-    async def _declare(
-        self,
-        interaction: discord.Interaction,
-        match: MatchRecord,
-        rnd: RoundRecord,
-        seat: int,
-        draft: Draft,
-        special: str | None,
-        lang: str,
-    ) -> None:
+    # --- the steps ------------------------------------------------------------------------
+
+    @step(BuilderAction.BACK, BuilderAction.MIDDLE)
+    async def _place(self, turn: Turn) -> Redraw:
+        position = turn.click.act.position
+        try:
+            cards = parse_cards(turn.click.values)
+        except CapsaError as err:  # not a card: a forged click
+            raise Refusal(RefusalCode.STALE) from err
+        check_placing(turn.draft, position, cards)
+        return Redraw(turn.draft.place(position, cards, turn.lang))
+
+    @step(BuilderAction.CLEAR)
+    async def _clear(self, turn: Turn) -> Redraw:
+        return Redraw(turn.draft.cleared())
+
+    @step(BuilderAction.AUTO)
+    async def _auto(self, turn: Turn) -> Redraw:
+        # The best ordinary rows, never the special: when the hand holds one, both
+        # choices are shown with their expected points and the person picks.
+        arrangement = await self.services.suggest(turn.match, turn.rnd, turn.seat)
+        draft = turn.draft.with_setting(*arrangement.ordinary[:2], arranged=True)
+        note = special_choice(turn.match, arrangement, turn.lang) if arrangement.special else None
+        return Redraw(draft, note)
+
+    @step(BuilderAction.DECLARE)
+    async def _declare(self, turn: Turn) -> None:
+        special = await self.display.special_for(turn.match, turn.rnd, turn.seat)
         if special is None:
-            await tell(interaction, t("hand.no_special", lang))
-            return
+            raise Refusal(RefusalCode.NO_SPECIAL)
+        draft = turn.draft
         if special in SPECIALS_BY_ROWS:
             setting = await self.services.workers.run(
                 Priority.CLICK, find_setting, draft.hand, special
@@ -255,23 +282,26 @@ class HandBuilder:
             back, middle, _ = setting
             draft = draft.with_setting(back, middle)
         elif not draft.complete:
-            arrangement = await self.services.suggest(match, rnd, seat)
+            arrangement = await self.services.suggest(turn.match, turn.rnd, turn.seat)
             draft = draft.with_setting(*arrangement.ordinary[:2])
-        await self._submit(interaction, match, rnd, seat, draft, special, lang)
+        await self._submit(turn, draft, special)
 
-    async def _submit(
-        self,
-        interaction: discord.Interaction,
-        match: MatchRecord,
-        rnd: RoundRecord,
-        seat: int,
-        draft: Draft,
-        declare: str | None,
-        lang: str,
-    ) -> None:
+    @step(BuilderAction.SUBMIT, BuilderAction.SUBMIT_FOUL)
+    async def _submit_pressed(self, turn: Turn) -> None:
+        draft = turn.draft
+        if not draft.complete:
+            raise Refusal(RefusalCode.INCOMPLETE)
+        if turn.click.act == BuilderAction.SUBMIT and draft.fouled:
+            confirm = screens.confirm_foul_screen(turn.rnd.id, turn.seat, draft, turn.lang)
+            await turn.interaction.followup.send(**confirm.send_kwargs(ephemeral=True))
+            return
+        await self._submit(turn, draft, None)
+
+    async def _submit(self, turn: Turn, draft: Draft, declare: str | None) -> None:
+        match, seat, interaction = turn.match, turn.seat, turn.interaction
         back, middle, front = ([c.code for c in row] for row in draft.setting)
         accepted = await self.repo.submit_hand(
-            rnd.id,
+            turn.rnd.id,
             seat,
             back,
             middle,
@@ -281,28 +311,27 @@ class HandBuilder:
             arranged=declare is None and draft.arranged,
         )
         if not accepted:
-            await tell(interaction, t("hand.already", lang))
-            return
-        rnd = await self.services.round_now(rnd.id)
+            raise Refusal(RefusalCode.ALREADY_SUBMITTED)
+        rnd = await self.services.round_now(turn.rnd.id)
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
             self.services.scheduler.spawn(self.rounds.close_round(match.id))
-        locked = embeds.locked_embed(match, rnd, draft, lang, declare)
-        await interaction.edit_original_response(
-            content=None, embed=locked, view=None, attachments=[]
-        )
+        locked = screens.locked_screen(match, rnd, draft, turn.lang, declare)
+        await interaction.edit_original_response(**locked.edit_kwargs())
         hand = rnd.hands[seat]
         if (  # a refused DM left no DM message to lock
             interaction.message is not None
             and hand.dm_channel_id is not None
             and hand.dm_message_id is not None
             and hand.dm_message_id != interaction.message.id
-        ):
-            try:  # the confirm step came from another message: lock the DM builder too
-                dm = self.services.client.get_partial_messageable(hand.dm_channel_id)
-                message = dm.get_partial_message(hand.dm_message_id)
-                await message.edit(embed=locked, view=None, attachments=[])
-            except discord.HTTPException:
-                log.info("table %s: could not lock the DM builder of seat %s", match.id, seat)
+        ):  # the confirm step came from another message: lock the DM builder too
+            dm = self.services.client.get_partial_messageable(hand.dm_channel_id)
+            await attempt(
+                dm.get_partial_message(hand.dm_message_id).edit(**locked.edit_kwargs()),
+                "table %s: could not lock the DM builder of seat %s",
+                match.id,
+                seat,
+                level=logging.INFO,
+            )
         if not complete:  # else the showdown's close_round updates the status message
             await self.rounds.refresh_status(match, rnd)

@@ -6,22 +6,25 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from capsa.cards import CapsaError
 from capsa.i18n import t
-from capsa.presets import get_preset
+from capsa.presets import PRESETS, get_preset
 from capsa.settings import COUNTDOWN, ROUNDS, SEATS
 from capsa.timings import LOBBY_SECONDS, WATCHDOG_SECONDS
-from cogs import embeds, views
+from cogs.components import LobbyAction, Refusal, RefusalCode
+from cogs.delivery import attempt
 from cogs.flow import Driver
 from cogs.life import Next, Step
-from cogs.replies import tell, user_lang
+from cogs.parts import RoundsPart
+from cogs.replies import language_for, own_language, refuse, tell, user_lang
 from cogs.scheduler import TimerKind
+from cogs.screens.lobby import LobbyClosed, lobby_screen
+from cogs.screens.status import cancelled_notice
 from cogs.table_base import TableServices, is_manager
-from cogs.views import LobbyAction
 from data.repository import (
     AlreadySeated,
     MatchRecord,
@@ -33,9 +36,6 @@ from data.repository import (
     TableFull,
 )
 
-if TYPE_CHECKING:
-    from cogs.rounds import Rounds
-
 log = logging.getLogger(__name__)
 
 
@@ -43,25 +43,25 @@ log = logging.getLogger(__name__)
 LOBBY_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
 
 LOBBY_REFUSALS = {
-    TableFull: "ans.full",
-    AlreadySeated: "ans.already_seated",
-    NotSeated: "ans.not_seated",
-    NotInLobby: "ans.not_lobby",
+    TableFull: RefusalCode.TABLE_FULL,
+    AlreadySeated: RefusalCode.ALREADY_SEATED,
+    NotSeated: RefusalCode.NOT_SEATED,
+    NotInLobby: RefusalCode.NOT_LOBBY,
 }
 
 # Lobby buttons only the host (or a manager) may press.
 HOST_ACTIONS = (LobbyAction.ADD, LobbyAction.START, LobbyAction.CANCEL)
 
 
-def closed_key(match: MatchRecord) -> str:
+def closed_key(match: MatchRecord) -> LobbyClosed:
     """What the lobby message of a table that is no longer a lobby says: it started (and
     may have finished since), it was cancelled, or nobody started it in time."""
     if match.started_at is not None:
-        return "lobby.started"
+        return LobbyClosed.STARTED
     expires = match.lobby_expires_at
     if match.finished_at is not None and expires is not None and match.finished_at >= expires:
-        return "lobby.expired"
-    return "lobby.cancelled"
+        return LobbyClosed.EXPIRED
+    return LobbyClosed.CANCELLED
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Lobby:
     cancelling a playing table closes its round's status message through ``rounds``."""
 
     def __init__(
-        self, services: TableServices, rounds: Rounds, *, lobby_seconds: float = LOBBY_SECONDS
+        self, services: TableServices, rounds: RoundsPart, *, lobby_seconds: float = LOBBY_SECONDS
     ) -> None:
         self.services = services
         self.repo = services.repo
@@ -108,26 +108,21 @@ class Lobby:
     ) -> None:
         lang = await user_lang(self.repo, interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, t("ans.guild_only", lang))
-            return
+            raise Refusal(RefusalCode.GUILD_ONLY)
         settings = await self.repo.guild_settings(interaction.guild_id)
         seats = seats or SEATS.default
         rounds = rounds or settings.rounds
         countdown = countdown or settings.countdown
         if not SEATS.allows(seats):
-            await tell(interaction, t("ans.bad_seats", lang))
-            return
+            raise Refusal(RefusalCode.BAD_SEATS)
         if not ROUNDS.allows(rounds):
-            await tell(interaction, t("ans.bad_rounds", lang))
-            return
+            raise Refusal(RefusalCode.BAD_ROUNDS)
         if not COUNTDOWN.allows(countdown):
-            await tell(interaction, t("ans.bad_countdown", lang))
-            return
+            raise Refusal(RefusalCode.BAD_COUNTDOWN)
         try:
             preset = get_preset(rules or settings.preset)
-        except CapsaError as err:
-            await tell(interaction, str(err))
-            return
+        except CapsaError as err:  # the command's choices keep this from people
+            raise Refusal(RefusalCode.BAD_RULES, name=rules, presets=", ".join(PRESETS)) from err
         await self._open(
             interaction,
             lang,
@@ -159,8 +154,7 @@ class Lobby:
         perms = interaction.app_permissions
         missing = [name for name in LOBBY_PERMISSIONS if not getattr(perms, name, False)]
         if missing:
-            await tell(interaction, t("ans.missing_perms", lang, perms=", ".join(missing)))
-            return
+            raise Refusal(RefusalCode.MISSING_PERMS, perms=", ".join(missing))
         # Acknowledge (privately) before the first write, so the command never waits on a
         # busy database; the lobby itself is a channel message everyone sees.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -170,37 +164,33 @@ class Lobby:
                 host_id=interaction.user.id,
                 lobby_expires_at=time.time() + self.lobby_seconds,
                 host_name=interaction.user.display_name,
+                host_language=own_language(interaction),
             )
-        except TableExists:
-            await tell(interaction, t("ans.channel_busy", lang))
-            return
-        except AlreadySeated:
-            await tell(interaction, t("ans.already_seated", lang))
-            return
+        except TableExists as taken:
+            raise Refusal(RefusalCode.CHANNEL_BUSY) from taken
+        except AlreadySeated as seated:
+            raise Refusal(RefusalCode.ALREADY_SEATED) from seated
         await self.flow.resume(match.id)  # its clock: the lobby's expiry
         for level in computers:
             match = await self._add_computer(match, level)
-        extra: dict[str, Any] = {}
-        if ping:
-            mentions = " ".join(f"<@{user_id}>" for user_id in ping)
-            host = interaction.user.display_name
-            extra["content"] = t("lobby.rematch", match.language, host=host, players=mentions)
-            extra["allowed_mentions"] = discord.AllowedMentions(
-                users=[discord.Object(user_id) for user_id in ping]
-            )
-        try:
-            message = await self.services.channel(match.channel_id).send(
-                embed=embeds.lobby_embed(match, match.language),
-                view=views.lobby_view(match.id, match.language),
-                **extra,
-            )
-        except discord.HTTPException:
-            log.exception("table %s: could not post the lobby", match.id)
+        screen = lobby_screen(
+            match,
+            await language_for(self.repo, match),  # the table's
+            rematch_host=interaction.user.display_name,
+            ping=ping,
+        )
+        posted = await attempt(
+            self.services.channel(match.channel_id).send(**screen.send_kwargs()),
+            "table %s: could not post the lobby",
+            match.id,
+            level=logging.ERROR,
+            trace=True,
+        )
+        if posted.value is None:
             await self.repo.cancel_match(match.id)
             await self.services.scheduler.cancel(match.id)
-            await tell(interaction, t("ans.missing_perms", lang, perms="send_messages"))
-            return
-        await self.repo.set_lobby_message(match.id, message.id)
+            raise Refusal(RefusalCode.MISSING_PERMS, perms="send_messages")
+        await self.repo.set_lobby_message(match.id, posted.value.id)
         await tell(interaction, t("ans.opened", lang))
 
     async def resume(self, match: MatchRecord) -> None:
@@ -216,7 +206,7 @@ class Lobby:
         """The lobby's time ran out: cancel the table if it is still a lobby."""
         if not await self.repo.cancel_match(match.id, lobby_only=True):
             return False  # started (or cancelled) meanwhile, by another process
-        await self._close_lobby_message(match, "lobby.expired")
+        await self._close_lobby_message(match, LobbyClosed.EXPIRED)
         return True
 
     async def close_message(self, match: MatchRecord) -> None:
@@ -224,15 +214,17 @@ class Lobby:
         started, cancelled or expired, without buttons."""
         await self._close_lobby_message(match, closed_key(match))
 
-    async def _close_lobby_message(self, match: MatchRecord, key: str) -> None:
+    async def _close_lobby_message(self, match: MatchRecord, key: LobbyClosed) -> None:
         if match.lobby_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(match.lobby_message_id)
-            await message.edit(embed=embeds.lobby_embed(match, match.language, key), view=None)
-        except discord.HTTPException:
-            log.warning("table %s: could not update the lobby message", match.id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(match.lobby_message_id)
+        screen = lobby_screen(match, await language_for(self.repo, match), key)
+        await attempt(
+            message.edit(**screen.edit_kwargs()),
+            "table %s: could not update the lobby message",
+            match.id,
+        )
 
     async def action(
         self, interaction: discord.Interaction, match_id: int, action: LobbyAction
@@ -242,7 +234,7 @@ class Lobby:
         async with self.services.locks[match_id]:
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
-                await tell(interaction, t("ans.not_lobby", lang))
+                await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))
                 if match is not None:  # its buttons outlived the lobby: take them off
                     await self._close_clicked(interaction, match)
                 return
@@ -250,64 +242,61 @@ class Lobby:
             try:
                 if action == LobbyAction.JOIN:
                     if match.seat_of(user.id) is not None:
-                        await tell(interaction, t("ans.already_here", lang))
-                        return
-                    match = await self.repo.add_seat(match_id, user.id, user.display_name)
+                        raise Refusal(RefusalCode.ALREADY_HERE)
+                    match = await self.repo.add_seat(
+                        match_id, user.id, user.display_name, language=own_language(interaction)
+                    )
                 elif action == LobbyAction.LEAVE:
                     if user.id == match.host_id:
-                        await tell(interaction, t("ans.host_leave", lang))
-                        return
+                        raise Refusal(RefusalCode.HOST_LEAVES)
                     match = await self.repo.remove_seat(match_id, user.id)
                 elif action in HOST_ACTIONS:
                     if not is_manager(interaction, match):
-                        await tell(interaction, t("ans.host_only", lang))
-                        return
+                        raise Refusal(RefusalCode.HOST_ONLY)
                     if action == LobbyAction.ADD:
                         match = await self._add_computer(match)
                     elif action == LobbyAction.CANCEL:
                         await self.repo.cancel_match(match_id)
                         await self.services.scheduler.cancel(match_id)
                         await interaction.edit_original_response(
-                            embed=embeds.lobby_embed(match, match.language, "lobby.cancelled"),
-                            view=None,
+                            **lobby_screen(
+                                match, await language_for(self.repo, match), LobbyClosed.CANCELLED
+                            ).edit_kwargs()
                         )
                         return
                     else:
                         await self._start(interaction, match, lang)
                         return
             except tuple(LOBBY_REFUSALS) as refusal:
-                await tell(interaction, t(LOBBY_REFUSALS[type(refusal)], lang))
-                return
+                raise Refusal(LOBBY_REFUSALS[type(refusal)]) from refusal
             await interaction.edit_original_response(
-                embed=embeds.lobby_embed(match, match.language),
-                view=views.lobby_view(match_id, match.language),
+                **lobby_screen(match, await language_for(self.repo, match)).edit_kwargs()
             )
 
     async def _close_clicked(self, interaction: discord.Interaction, match: MatchRecord) -> None:
         """A lobby button was pressed on a table that has started or closed: the message it
         was pressed on shows that, without buttons."""
-        try:
-            await interaction.edit_original_response(
-                embed=embeds.lobby_embed(match, match.language, closed_key(match)), view=None
-            )
-        except discord.HTTPException:
-            log.warning("table %s: could not close an old lobby message", match.id)
+        screen = lobby_screen(match, await language_for(self.repo, match), closed_key(match))
+        await attempt(
+            interaction.edit_original_response(**screen.edit_kwargs()),
+            "table %s: could not close an old lobby message",
+            match.id,
+        )
 
     async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
         """Computers take the free seats, the table starts, and round 1 is dealt."""
         while match.free_seats > 0:
             match = await self._add_computer(match)
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
-            await tell(interaction, t("ans.not_lobby", lang))
-            return
+            raise Refusal(RefusalCode.NOT_LOBBY)
         scheduler = self.services.scheduler
         # should this process die before round 1 is dealt, another deals it after a pause
         await scheduler.hold(match.id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS)
         # round 1 is dealt as soon as this click lets go of the table's lock
         scheduler.spawn(self.flow.advance(match.id, Driver.CLICK, holding=True))
+        table_lang = await language_for(self.repo, match)
         await interaction.edit_original_response(
-            embed=embeds.lobby_embed(match, match.language, "lobby.started"),
-            view=None,
+            **lobby_screen(match, table_lang, LobbyClosed.STARTED).edit_kwargs()
         )
 
     async def _add_computer(self, match: MatchRecord, level: str | None = None) -> MatchRecord:
@@ -325,11 +314,9 @@ class Lobby:
         lang = await user_lang(self.repo, interaction)
         match = await self.repo.get_match(match_id)
         if match is None or not match.finished or match.guild_id != interaction.guild_id:
-            await tell(interaction, t("ans.stale", lang))
-            return
+            raise Refusal(RefusalCode.STALE)
         if match.seat_of(interaction.user.id) is None:
-            await tell(interaction, t("ans.rematch_players_only", lang))
-            return
+            raise Refusal(RefusalCode.REMATCH_PLAYERS_ONLY)
         await self._open(
             interaction,
             lang,
@@ -364,24 +351,23 @@ class Lobby:
             else None
         )
         if match is None:
-            await tell(interaction, t("ans.no_table", lang))
-            return
+            raise Refusal(RefusalCode.NO_TABLE)
         if not is_manager(interaction, match):
-            await tell(interaction, t("ans.host_only", lang))
-            return
+            raise Refusal(RefusalCode.HOST_ONLY)
         # The database settles a race with a round being scored (a cancelled table scores
         # nothing more), so the answer need not wait for the table's lock.
         if not await self.repo.cancel_match(match.id):
-            await tell(interaction, t("ans.no_table", lang))
-            return
+            raise Refusal(RefusalCode.NO_TABLE)
         await self.services.scheduler.cancel(match.id)  # stopped before anyone is told
-        text = t("ans.cancelled", match.language, name=interaction.user.display_name)
-        await tell(interaction, t("ans.cancelled", lang, name=interaction.user.display_name))
-        try:
-            await self.services.channel(match.channel_id).send(text)
-        except discord.HTTPException:
-            log.warning("table %s: could not announce the cancel", match.id)
+        name = interaction.user.display_name
+        text = cancelled_notice(name, await language_for(self.repo, match))
+        await tell(interaction, cancelled_notice(name, lang))
+        await attempt(
+            self.services.channel(match.channel_id).send(text),
+            "table %s: could not announce the cancel",
+            match.id,
+        )
         if match.status == MatchStatus.LOBBY:
-            await self._close_lobby_message(match, "lobby.cancelled")
+            await self._close_lobby_message(match, LobbyClosed.CANCELLED)
         else:
             await self.rounds.close_status_message(match)

@@ -5,28 +5,36 @@ and the Next button."""
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from functools import partial
 
 import discord
 
 from capsa.builder import Draft
 from capsa.cards import deal as deal_cards
 from capsa.cards import parse_cards
-from capsa.i18n import t
 from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
 from capsa.timings import SHOWDOWN_CLAIM_SECONDS, STANDINGS_CLAIM_SECONDS
-from cogs import embeds, views
+from cogs.components import Refusal, RefusalCode
+from cogs.delivery import DM_CLOSED, attempt, send_to
 from cogs.flow import Driver
 from cogs.life import Next, Step
-from cogs.replies import tell, user_lang
+from cogs.parts import BuilderPart, CoachPart
+from cogs.replies import language_for
+from cogs.screens.showdown import (
+    showdown_buttons,
+    showdown_screen,
+    showdown_title,
+    standings_screen,
+    standings_title,
+)
+from cogs.screens.status import dm_closed_screen, status_screen
 from cogs.table_base import (
     TableServices,
     is_manager,
@@ -43,13 +51,7 @@ from data.repository import (
     SeatRecord,
 )
 
-if TYPE_CHECKING:
-    from cogs.coach import Coach
-    from cogs.hand_builder import BuilderDisplay
-
 log = logging.getLogger(__name__)
-
-DM_CLOSED = 50007  # Discord: cannot send messages to this user
 
 
 class Rounds:
@@ -59,7 +61,7 @@ class Rounds:
     reviews people's hands once a showdown is out. ``register`` hands the steps to the
     table's flow, which runs each when it is due."""
 
-    def __init__(self, services: TableServices, display: BuilderDisplay, coach: Coach) -> None:
+    def __init__(self, services: TableServices, display: BuilderPart, coach: CoachPart) -> None:
         self.services = services
         self.repo = services.repo
         self.flow = services.flow
@@ -133,16 +135,19 @@ class Rounds:
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.services.round_now(rnd.id)
-        lang = match.language
+        lang = await language_for(self.repo, match)  # the table's
         if rnd.status_message_id is None:
-            try:
-                status = await self.services.channel(match.channel_id).send(
-                    embed=embeds.status_embed(match, rnd, lang),
-                    view=views.status_view(match.id, lang),
-                )
-                await self.repo.set_round_messages(rnd.id, status_message_id=status.id)
-            except discord.HTTPException:
-                log.exception("table %s: could not post the round status", match.id)
+            posted = await attempt(
+                self.services.channel(match.channel_id).send(
+                    **status_screen(match, rnd, lang).send_kwargs()
+                ),
+                "table %s: could not post the round status",
+                match.id,
+                level=logging.ERROR,
+                trace=True,
+            )
+            if posted.value is not None:
+                await self.repo.set_round_messages(rnd.id, status_message_id=posted.value.id)
         await asyncio.gather(
             *(
                 self._send_builder_dm(match, rnd, seat)
@@ -159,33 +164,34 @@ class Rounds:
     ) -> None:
         if seat.user_id is None:  # a computer: no DMs
             return
-        lang = match.language
+        lang = await language_for(self.repo, match, user_id=seat.user_id)  # their DM: theirs
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
-        embed, view, picture = await self.display.payload(
+        screen = await self.display.screen(
             match, rnd, seat.seat, draft, lang, priority=Priority.DEAL
         )
-        refused = False
-        try:
-            # Opening the DM channel can be refused as well as the message: Discord answers
-            # 403 (or 400) with code 50007 there too when the user takes no DMs.
-            dm = await self.services.dm_channel(seat.user_id)
-            message = await dm.send(embed=embed, view=view, files=[picture] if picture else [])
+        # Opening the DM channel can be refused as well as the message: Discord answers
+        # 403 (or 400) with code 50007 there too when the user takes no DMs.
+        dm = self.services.dm_channel(seat.user_id)
+        sent = await attempt(send_to(dm, **screen.send_kwargs()))  # logged below, by kind
+        if sent.value is not None:
+            message = sent.value
             await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
             return
-        except discord.HTTPException as err:
-            refused = isinstance(err, discord.Forbidden) or err.code == DM_CLOSED
-            if not refused:
-                log.exception("table %s: could not DM seat %s", match.id, seat.seat)
-            elif err.code != DM_CLOSED:
-                log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, err)
-        try:  # tell them in the channel; "Show my hand" opens the same builder there
-            await self.services.channel(match.channel_id).send(
-                t("round.dm_closed", lang, mention=f"<@{seat.user_id}>"),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
-        except discord.HTTPException:
-            log.warning("table %s: could not tell seat %s that DMs failed", match.id, seat.seat)
+        refused = sent.dm_refused
+        if not refused:
+            log.error("table %s: could not DM seat %s", match.id, seat.seat, exc_info=sent.error)
+        elif sent.error is not None and sent.error.code != DM_CLOSED:
+            log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, sent.error)
+        told = await attempt(  # tell them in the channel; "Show my hand" opens the builder there
+            self.services.channel(match.channel_id).send(
+                **dm_closed_screen(seat.user_id, await language_for(self.repo, match)).send_kwargs()
+            ),
+            "table %s: could not tell seat %s that DMs failed",
+            match.id,
+            seat.seat,
+        )
+        if not told.ok:
             return
         if refused:  # remembered: a restart neither tries the DM again nor tells them twice
             await self.repo.mark_dm_refused(rnd.id, seat.seat)
@@ -195,14 +201,14 @@ class Rounds:
         rnd = await self.repo.current_round(match.id)
         if rnd is None or rnd.scored or rnd.status_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(rnd.status_message_id)
-            embed = embeds.status_embed(match, rnd, match.language)
-            embed.description = t("lobby.cancelled", match.language)
-            await message.edit(embed=embed, view=None)
-        except discord.HTTPException:
-            log.warning("table %s: could not close the status message", match.id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(rnd.status_message_id)
+        screen = status_screen(match, rnd, await language_for(self.repo, match), cancelled=True)
+        await attempt(
+            message.edit(**screen.edit_kwargs()),
+            "table %s: could not close the status message",
+            match.id,
+        )
 
     async def refresh_status(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """Show who has submitted. One edit at a time per round, each from a fresh read, so
@@ -211,16 +217,14 @@ class Rounds:
             fresh = await self.repo.get_round(rnd.id)
             if fresh is None or fresh.status_message_id is None:
                 return
-            done = fresh.scored or fresh.all_submitted
-            try:
-                channel = self.services.channel(match.channel_id)
-                message = channel.get_partial_message(fresh.status_message_id)
-                view = None if done else views.status_view(match.id, match.language)
-                await message.edit(
-                    embed=embeds.status_embed(match, fresh, match.language), view=view
-                )
-            except discord.HTTPException:
-                log.warning("table %s: could not update the status message", match.id)
+            channel = self.services.channel(match.channel_id)
+            message = channel.get_partial_message(fresh.status_message_id)
+            screen = status_screen(match, fresh, await language_for(self.repo, match))
+            await attempt(
+                message.edit(**screen.edit_kwargs()),
+                "table %s: could not update the status message",
+                match.id,
+            )
             if fresh.scored:
                 self._status_locks.pop(fresh.id, None)
 
@@ -291,35 +295,42 @@ class Rounds:
 
     async def _post_showdown(self, match: MatchRecord, rnd: RoundRecord) -> int | None:
         """Post a scored round's showdown; its message id (None: Discord refused it)."""
-        lang = match.language
+        lang = await language_for(self.repo, match)  # the table's
         result = round_result(match, rnd)
         totals = await self._totals(match)
-        auto = {h.seat for h in rnd.hands if h.auto}
-        embed_list = embeds.showdown_embeds(
-            result, totals, rnd.number, match.rounds_total, lang, auto
-        )
-        image = await self._render(result, lang, embed_list[0].title)
-        files = []
-        if image is not None:
-            files.append(discord.File(io.BytesIO(image), filename="showdown.jpg"))
-            embed_list[0].set_image(url="attachment://showdown.jpg")
         last = rnd.number >= match.rounds_total
-        if not last:
-            when = embeds.relative((rnd.scored_at or time.time()) + self.flow.pause)
-            embed_list[-1].add_field(name="⏭️", value=t("sd.next_at", lang, when=when), inline=False)
-        view = views.showdown_view(match.id, rnd.number, rnd.id, lang, next_button=not last)
+        title = showdown_title(rnd.number, match.rounds_total, lang)
+        image = await self._render(result, lang, title)
+        screen = partial(
+            showdown_screen,
+            result,
+            totals,
+            match_id=match.id,
+            round_id=rnd.id,
+            number=rnd.number,
+            rounds_total=match.rounds_total,
+            lang=lang,
+            auto={h.seat for h in rnd.hands if h.auto},
+            next_at=None if last else (rnd.scored_at or time.time()) + self.flow.pause,
+        )
         channel = self.services.channel(match.channel_id)
-        try:
-            message = await channel.send(embeds=embed_list, files=files, view=view)
-        except discord.HTTPException:
-            log.exception("table %s: showdown of round %s refused", match.id, rnd.number)
-            embed_list[0].set_image(url=None)  # once more without the picture (Attach Files?)
-            try:
-                message = await channel.send(embeds=embed_list, view=view)
-            except discord.HTTPException:
-                log.exception("table %s: could not post the showdown", match.id)
-                return None
-        return message.id
+        sent = await attempt(
+            channel.send(**screen(picture=image).send_kwargs()),
+            "table %s: showdown of round %s refused",
+            match.id,
+            rnd.number,
+            level=logging.ERROR,
+            trace=True,
+        )
+        if sent.value is None:  # once more without the picture (Attach Files?)
+            sent = await attempt(
+                channel.send(**screen(picture=None).send_kwargs()),
+                "table %s: could not post the showdown",
+                match.id,
+                level=logging.ERROR,
+                trace=True,
+            )
+        return None if sent.value is None else sent.value.id
 
     async def _render(self, result: RoundResult, lang: str, title: str | None) -> bytes | None:
         try:
@@ -361,24 +372,24 @@ class Rounds:
 
     async def _post_standings(self, match: MatchRecord) -> int | None:
         table = standings(await self._totals(match))
-        embed = embeds.standings_embed(table, match.language)
-        files = []
+        lang = await language_for(self.repo, match)  # the table's
+        image = None
         try:
             image = await self.services.workers.run(
-                Priority.SHOWDOWN, render_standings, table, match.language, embed.title
+                Priority.SHOWDOWN, render_standings, table, lang, standings_title(lang)
             )
-            files.append(discord.File(io.BytesIO(image), filename="standings.png"))
-            embed.set_image(url="attachment://standings.png")
         except Exception:
             log.exception("could not draw the standings")
-        try:
-            message = await self.services.channel(match.channel_id).send(
-                embed=embed, files=files, view=views.rematch_view(match.id, match.language)
-            )
-        except discord.HTTPException:
-            log.exception("table %s: could not post the final standings", match.id)
-            return None
-        return message.id
+        sent = await attempt(
+            self.services.channel(match.channel_id).send(
+                **standings_screen(table, match.id, lang, image).send_kwargs()
+            ),
+            "table %s: could not post the final standings",
+            match.id,
+            level=logging.ERROR,
+            trace=True,
+        )
+        return None if sent.value is None else sent.value.id
 
     # --- Next ---------------------------------------------------------------------------
 
@@ -386,24 +397,19 @@ class Rounds:
         self, interaction: discord.Interaction, match_id: int, number: int
     ) -> None:
         await interaction.response.defer()  # acknowledge first
-        lang = await user_lang(self.repo, interaction)
         match = await self.repo.get_match(match_id)
         if match is None or match.status != MatchStatus.PLAYING:
-            await tell(interaction, t("ans.stale", lang))
-            return
+            raise Refusal(RefusalCode.STALE)
         if not is_manager(interaction, match):
-            await tell(interaction, t("ans.host_only", lang))
-            return
+            raise Refusal(RefusalCode.HOST_ONLY)
         current = await self.repo.current_round(match_id)
         if current is not None and current.number > number:  # an old showdown's button
-            await tell(interaction, t("ans.next_started", lang, k=current.number))
-            return
+            raise Refusal(RefusalCode.NEXT_STARTED, k=current.number)
         if current is None or current.number != number or not current.scored:
-            await tell(interaction, t("ans.next_wait", lang))
-            return
-        lang = match.language  # the showdown's own buttons stay in the table's language
+            raise Refusal(RefusalCode.NEXT_WAIT)
+        lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
-            view=views.showdown_view(match_id, number, current.id, lang, next_button=False)
+            **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()
         )
         await self.flow.advance(
             match_id, Driver.NEXT, now=Next(Step.DEAL, time.time(), number=number + 1)
@@ -413,12 +419,12 @@ class Rounds:
         """The pause after a showdown ran out: its Next button goes."""
         if shown.showdown_message_id is None:
             return
-        try:
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(shown.showdown_message_id)
-            view = views.showdown_view(
-                match.id, shown.number, shown.id, match.language, next_button=False
-            )
-            await message.edit(view=view)
-        except discord.HTTPException:
-            log.info("table %s: could not take Next off a showdown", match.id)
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(shown.showdown_message_id)
+        lang = await language_for(self.repo, match)  # the table's
+        await attempt(
+            message.edit(**showdown_buttons(match.id, shown.number, shown.id, lang).edit_kwargs()),
+            "table %s: could not take Next off a showdown",
+            match.id,
+            level=logging.INFO,
+        )

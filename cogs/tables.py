@@ -15,20 +15,25 @@ in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them 
   the rounds, and both draw builders with one ``BuilderDisplay``;
 * ``Lobby`` (cogs/lobby.py): open, join, leave, computers, start (a round), cancel, expire.
 
-Components find them through the cog: ``tables_of(interaction.client)``.
+``router`` holds the handler of every kind of click (``cogs.components``' routes): the
+components (``cogs/items.py``) find it through the loaded cog, and know no part.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
+import discord
 from discord.ext.commands.bot import BotBase  # commands.Bot and commands.AutoShardedBot
 
-if TYPE_CHECKING:
-    import discord
+from cogs import board, components, history
+from cogs.components import CAPSA_COG
+from cogs.replies import Replies
 
+if TYPE_CHECKING:
     from cogs.coach import Coach
     from cogs.flow import TableFlow
     from cogs.hand_builder import BuilderDisplay, HandBuilder
@@ -38,8 +43,6 @@ if TYPE_CHECKING:
     from cogs.table_base import TableServices
 
 log = logging.getLogger(__name__)
-
-CAPSA_COG = "Capsa"  # the name of the cog that holds the tables
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,29 @@ class Tables:
     rounds: Rounds
     builder: HandBuilder
     lobby: Lobby
+
+    @cached_property
+    def router(self) -> components.Router:
+        """Who answers each kind of click."""
+        repo = self.services.repo
+        router = components.Router(Replies(repo))
+        router.register(
+            components.LOBBY, lambda ix, click: self.lobby.action(ix, click.match_id, click.action)
+        )
+        router.register(
+            components.REMATCH, lambda ix, click: self.lobby.rematch(ix, click.match_id)
+        )
+        router.register(components.SHOW_HAND, self.builder.show_hand)
+        router.register(components.BUILDER, self.builder.action)
+        router.register(
+            components.NEXT_ROUND,
+            lambda ix, click: self.rounds.next_pressed(ix, click.match_id, click.number),
+        )
+        router.register(components.REVIEW, self.coach.pressed)
+        router.register(components.LEADERBOARD, partial(board.turn_leaderboard, repo))
+        router.register(components.HISTORY, partial(history.turn_history, repo))
+        router.register(components.REPLAY, partial(history.step_replay, self.services))
+        return router
 
     async def resume(self) -> None:
         """Pick every open table up again: lobbies' expiry (and the lobby message of a table
@@ -74,8 +100,7 @@ class Tables:
 
 
 def tables_of(client: discord.Client) -> Tables:
-    """The tables of the loaded Capsa cog: how a component, which discord.py rebuilds from
-    its custom_id, finds the part that handles it."""
+    """The tables of the loaded Capsa cog."""
     cog = client.get_cog(CAPSA_COG) if isinstance(client, BotBase) else None
     tables = getattr(cog, "tables", None)
     if not isinstance(tables, Tables):

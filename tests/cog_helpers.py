@@ -19,6 +19,8 @@ import discord
 from capsa.builder import Draft
 from capsa.cards import parse_cards
 from cogs.capsa import build_tables
+from cogs.components import BuilderAction, BuilderClick, Click, Refusal, member
+from cogs.replies import refuse
 from cogs.worker_pool import WorkerPool
 
 GUILD = 1
@@ -125,6 +127,29 @@ def make_ix(
     ix.command = None
     ix.data = {}
     return ix
+
+
+async def press(client, ix: MagicMock, click: Click) -> None:
+    """A click as its component hands it over: through the router's one wrapper (the id
+    check, the handler, a refusal told, an error reported)."""
+    await client.tables.router.dispatch(ix, click)
+
+
+async def press_builder(
+    client, ix: MagicMock, act: str, round_id: int, seat: int, state, values=()
+) -> None:
+    """A hand builder's select (``values``: the cards chosen) or button."""
+    state = (*state, False)[:3]  # a draft's masks, not marked arranged unless given
+    click = BuilderClick(member(BuilderAction, act), round_id, seat, state, tuple(values))
+    await press(client, ix, click)
+
+
+async def command(repo, ix: MagicMock, work) -> None:
+    """A command's handler, a refusal it raises told as the command tree tells it."""
+    try:
+        await work
+    except Refusal as refusal:
+        await refuse(repo, ix, refusal)
 
 
 def ephemeral(ix: MagicMock) -> str:

@@ -19,6 +19,8 @@ from capsa.showdown import signed
 from capsa.solver import arrange
 from capsa.specials import available
 from cogs import views
+from cogs.components import BuilderAction
+from cogs.hand_builder import STEPS
 from data import RoundScore
 from tests.cog_helpers import (
     ALICE,
@@ -46,6 +48,7 @@ from tests.cog_helpers import (
     make_ix,
     new_lobby,
     playing_round,
+    press_builder,
 )
 
 
@@ -71,7 +74,7 @@ async def test_builder_refuses_other_users_clicks(fake_bot, repo) -> None:
     ]:
         for intruder, locale, text in ((BOB, EN, NOT_YOUR_SEAT), (EVE, ID, "Ini bukan kursimu.")):
             ix = make_ix(fake_bot, intruder, locale=locale, manage_guild=True)
-            await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values)
+            await press_builder(fake_bot, ix, act, rnd.id, 0, masks, values)
             assert ephemeral(ix) == text, act
             ix.edit_original_response.assert_not_awaited()
     assert not (await hand_of(repo, rnd)).submitted
@@ -84,7 +87,7 @@ async def test_builder_on_a_scored_or_cancelled_round_is_over(fake_bot, repo) ->
     for act in ("s", "b", "a"):
         ix = make_ix(fake_bot, ALICE)
         values = STRONG.split() if act == "b" else []
-        await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values)
+        await press_builder(fake_bot, ix, act, rnd.id, 0, masks, values)
         assert ephemeral(ix) == "This round is already over."
     assert not (await hand_of(repo, rnd)).submitted
 
@@ -96,7 +99,7 @@ async def test_builder_on_a_scored_or_cancelled_round_is_over(fake_bot, repo) ->
     )
     await repo.cancel_match(match2.id)
     ix = make_ix(fake_bot, CAROL, locale=ID)
-    await fake_bot.tables.builder.action(ix, "s", rnd2.id, 0, masks, [])
+    await press_builder(fake_bot, ix, "s", rnd2.id, 0, masks, [])
     assert ephemeral(ix) == "Ronde ini sudah selesai."
 
 
@@ -109,14 +112,14 @@ async def test_builder_after_a_submission_says_already_submitted(fake_bot, repo)
     fouled_masks = draft_of(ALICE_HAND, PAIRS, STRONG).state
     for act, values in (("s", []), ("f", []), ("b", PAIRS.split()), ("c", []), ("a", [])):
         ix = make_ix(fake_bot, ALICE)
-        await fake_bot.tables.builder.action(ix, act, rnd.id, 0, fouled_masks, values)
+        await press_builder(fake_bot, ix, act, rnd.id, 0, fouled_masks, values)
         assert ephemeral(ix) == "You already submitted this round."
     assert await hand_of(repo, rnd) == before
 
 
 async def test_builder_on_an_unknown_round_is_stale(fake_bot, repo) -> None:
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "s", 424242, 0, (0, 0), [])
+    await press_builder(fake_bot, ix, "s", 424242, 0, (0, 0), [])
     assert ephemeral(ix) == "This table is no longer open."
 
 
@@ -128,10 +131,10 @@ async def test_submit_with_an_incomplete_draft_is_refused(
     match, rnd = await playing_round(repo)
     masks = draft_of(ALICE_HAND, back, middle).state
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, [])
+    await press_builder(fake_bot, ix, act, rnd.id, 0, masks, [])
     assert ephemeral(ix) == "Pick the back and the middle first (5 cards each)."
     ix = make_ix(fake_bot, ALICE, locale=ID)
-    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, [])
+    await press_builder(fake_bot, ix, act, rnd.id, 0, masks, [])
     assert ephemeral(ix) == t("hand.incomplete", "id")
     assert not (await hand_of(repo, rnd)).submitted
 
@@ -140,13 +143,18 @@ async def test_submit_of_a_fouled_draft_asks_first(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     draft = draft_of(ALICE_HAND, PAIRS, STRONG)
     ix = make_ix(fake_bot, ALICE, locale=ID, message_id=4000)
-    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.state, [])
+    await press_builder(fake_bot, ix, "s", rnd.id, 0, draft.state, [])
     kwargs = ix.followup.send.await_args.kwargs
-    assert ix.followup.send.await_args.args == (t("hand.confirm_foul", "id"),)
+    assert kwargs["content"] == t("hand.confirm_foul", "id")
     assert kwargs["ephemeral"] is True
     (button,) = kwargs["view"].children
     assert isinstance(button, views.BuilderButton)
-    assert (button.act, button.round_id, button.seat, button.state) == ("f", rnd.id, 0, draft.state)
+    assert (button.click.act, button.click.round_id, button.click.seat, button.click.state) == (
+        "f",
+        rnd.id,
+        0,
+        draft.state,
+    )
     assert button.item.label == "Tetap kirim (salah susun)"
     assert button.item.style is discord.ButtonStyle.danger
     assert not (await hand_of(repo, rnd)).submitted
@@ -158,7 +166,7 @@ async def test_confirmed_foul_is_stored_fouled_and_locks_the_dm_builder(fake_bot
     await repo.set_round_messages(rnd.id, status_message_id=700)
     draft = draft_of(ALICE_HAND, PAIRS, STRONG)
     ix = make_ix(fake_bot, ALICE, message_id=4000)  # the ephemeral confirm message
-    await fake_bot.tables.builder.action(ix, "f", rnd.id, 0, draft.state, [])
+    await press_builder(fake_bot, ix, "f", rnd.id, 0, draft.state, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and hand.fouled and not hand.auto and hand.declare is None
     assert set(hand.back) == set(PAIRS.split()) and set(hand.middle) == set(STRONG.split())
@@ -179,14 +187,14 @@ async def test_submit_of_a_valid_draft_stores_it_unfouled(fake_bot, repo) -> Non
     match, rnd = await playing_round(repo)
     draft = draft_of(ALICE_HAND, STRONG, PAIRS)
     ix = make_ix(fake_bot, ALICE, locale=ID, message_id=None)
-    await fake_bot.tables.builder.action(ix, "s", rnd.id, 0, draft.state, [])
+    await press_builder(fake_bot, ix, "s", rnd.id, 0, draft.state, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and not hand.fouled
     assert set(hand.back) == set(STRONG.split())
     kwargs = edited(ix)
     assert kwargs["view"] is None and kwargs["embed"].description.startswith("🔒 Terkunci")
     again = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(again, "s", rnd.id, 0, draft.state, [])
+    await press_builder(fake_bot, again, "s", rnd.id, 0, draft.state, [])
     assert ephemeral(again) == "You already submitted this round."
 
 
@@ -206,7 +214,7 @@ async def test_bad_select_values_get_a_clear_error(
     match, rnd = await playing_round(repo)
     masks = draft_of(ALICE_HAND, *masks_of).state
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, act, rnd.id, 0, masks, values.split())
+    await press_builder(fake_bot, ix, act, rnd.id, 0, masks, values.split())
     assert expected in ephemeral(ix)
     assert not (await hand_of(repo, rnd)).submitted
 
@@ -215,40 +223,40 @@ async def test_bad_select_values_in_indonesian(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     masks = draft_of(ALICE_HAND, STRONG, "").state
     ix = make_ix(fake_bot, ALICE, locale=ID)
-    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, masks, "KS 9H 9D 5C 5D".split())
+    await press_builder(fake_bot, ix, "m", rnd.id, 0, masks, "KS 9H 9D 5C 5D".split())
     assert ephemeral(ix) == t("builder.clash", "id", card="K♠")
 
 
 async def test_selects_and_clear_redraw_the_builder_with_new_masks(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "b", rnd.id, 0, (0, 0), STRONG.split())
+    await press_builder(fake_bot, ix, "b", rnd.id, 0, (0, 0), STRONG.split())
     kwargs = edited(ix)
     after_back = draft_of(ALICE_HAND, STRONG, "")
-    assert {c.state for c in kwargs["view"].children} == {after_back.state}
+    assert {c.click.state for c in kwargs["view"].children} == {after_back.state}
     royal = row_name(evaluate(cards(STRONG)), "en")
     assert f"{format_cards(cards(STRONG), symbols=True)} — {royal}" in embed_text(kwargs["embed"])
     assert len(kwargs["attachments"]) == 1  # the hand picture
 
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "m", rnd.id, 0, after_back.state, PAIRS.split())
+    await press_builder(fake_bot, ix, "m", rnd.id, 0, after_back.state, PAIRS.split())
     complete = draft_of(ALICE_HAND, STRONG, PAIRS)
-    assert {c.state for c in edited(ix)["view"].children} == {complete.state}
+    assert {c.click.state for c in edited(ix)["view"].children} == {complete.state}
     assert t("builder.ok", "en") in embed_text(edited(ix)["embed"])
 
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "c", rnd.id, 0, complete.state, [])
-    assert {c.state for c in edited(ix)["view"].children} == {(0, 0, False)}
+    await press_builder(fake_bot, ix, "c", rnd.id, 0, complete.state, [])
+    assert {c.click.state for c in edited(ix)["view"].children} == {(0, 0, False)}
     assert not (await hand_of(repo, rnd)).submitted
 
 
 async def test_auto_arrange_fills_a_valid_setting_without_submitting(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    await press_builder(fake_bot, ix, "a", rnd.id, 0, (0, 0), [])
     ix.response.defer.assert_awaited_once()
     kwargs = ix.edit_original_response.await_args.kwargs
-    (masks,) = {c.state for c in kwargs["view"].children}
+    (masks,) = {c.click.state for c in kwargs["view"].children}
     draft = Draft.decode(cards(ALICE_HAND), *masks)
     assert draft.complete and not draft.fouled and draft.arranged
     assert not (await hand_of(repo, rnd)).submitted
@@ -261,12 +269,12 @@ async def test_a_submitted_suggestion_is_marked_arranged_and_a_changed_one_is_no
     the player's sharpness); a row picked after Auto-arrange makes the rows the person's."""
     match, rnd = await playing_round(repo)
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
-    (state,) = {c.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
+    await press_builder(fake_bot, ix, "a", rnd.id, 0, (0, 0), [])
+    (state,) = {c.click.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
     assert state[2]
     changed = Draft.decode(cards(ALICE_HAND), *state).place("back", cards(STRONG))
     assert not changed.arranged
-    await fake_bot.tables.builder.action(make_ix(fake_bot, ALICE), "s", rnd.id, 0, state, [])
+    await press_builder(fake_bot, make_ix(fake_bot, ALICE), "s", rnd.id, 0, state, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and hand.arranged and not hand.auto
 
@@ -275,7 +283,7 @@ async def test_declare_without_a_special_is_refused(fake_bot, repo) -> None:
     match, rnd = await playing_round(repo)
     ix = make_ix(fake_bot, ALICE, locale=ID)
     masks = draft_of(ALICE_HAND, STRONG, PAIRS).state
-    await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
+    await press_builder(fake_bot, ix, "d", rnd.id, 0, masks, [])
     assert ephemeral(ix) == t("hand.no_special", "id")
     assert not (await hand_of(repo, rnd)).submitted
 
@@ -304,9 +312,9 @@ async def test_auto_arrange_shows_both_choices_and_declares_nothing(
     solver = arrange(cards(DRAGON), preset, "normal", 1, seed=rnd.seed)
     assert solver.special == "dragon" and solver.special_value is not None
     ix = make_ix(fake_bot, ALICE, locale=locale)
-    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
+    await press_builder(fake_bot, ix, "a", rnd.id, 0, (0, 0), [])
     kwargs = ix.edit_original_response.await_args.kwargs
-    (masks,) = {c.state for c in kwargs["view"].children}
+    (masks,) = {c.click.state for c in kwargs["view"].children}
     draft = Draft.decode(cards(DRAGON), *masks)
     assert draft.complete and not draft.fouled
     assert [set(row) for row in draft.setting] == [set(row) for row in solver.ordinary]
@@ -330,17 +338,15 @@ async def test_auto_arrange_shows_both_choices_and_declares_nothing(
 
 async def test_a_hand_with_a_special_is_told_the_choice_is_theirs(fake_bot, repo) -> None:
     match, rnd = await dealt_round(repo, {0: DRAGON, 1: BOB_HAND})
-    embed, view, _ = await fake_bot.tables.display.payload(
-        match, rnd, 0, Draft.start(cards(DRAGON)), "en"
-    )
+    screen = await fake_bot.tables.display.screen(match, rnd, 0, Draft.start(cards(DRAGON)), "en")
+    embed, view = screen.embed, screen.view
     note = _note(embed)
     assert "**Dragon**" in note and "13 from each opponent" in note
     assert "never declared for you" in note
     assert "Declare Dragon" in _labels(view)
     # A hand without a special gets no such note.
-    embed, view, _ = await fake_bot.tables.display.payload(
-        match, rnd, 1, Draft.start(cards(BOB_HAND)), "en"
-    )
+    screen = await fake_bot.tables.display.screen(match, rnd, 1, Draft.start(cards(BOB_HAND)), "en")
+    embed, view = screen.embed, screen.view
     assert not [f for f in embed.fields if f.name == "✨"]
     assert not any(str(label).startswith("Declare") for label in _labels(view))
 
@@ -350,9 +356,23 @@ async def test_declare_is_the_persons_own_press(fake_bot, repo) -> None:
     special."""
     match, rnd = await dealt_round(repo, {0: DRAGON, 1: OTHER_DRAGON})
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "a", rnd.id, 0, (0, 0), [])
-    (masks,) = {c.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
+    await press_builder(fake_bot, ix, "a", rnd.id, 0, (0, 0), [])
+    (masks,) = {c.click.state for c in ix.edit_original_response.await_args.kwargs["view"].children}
     ix = make_ix(fake_bot, ALICE)
-    await fake_bot.tables.builder.action(ix, "d", rnd.id, 0, masks, [])
+    await press_builder(fake_bot, ix, "d", rnd.id, 0, masks, [])
     hand = await hand_of(repo, rnd)
     assert hand.submitted and hand.declare == "dragon" and not hand.auto
+
+
+def test_every_builder_action_has_one_step_and_a_place() -> None:
+    """A builder button is its BuilderAction member (code, label, style, place) and its
+    step: nothing else dispatches on the action."""
+    assert set(STEPS) == set(BuilderAction)
+    codes = [a.value for a in BuilderAction]
+    assert len(codes) == len(set(codes)) and all(len(code) == 1 for code in codes)
+    draft = Draft.start(cards(ALICE_HAND))
+    shown = {c.click.act for c in views.builder_view(1, 0, draft, "en", "dragon").children}
+    confirm = {c.click.act for c in views.confirm_foul_view(1, 0, draft, "en").children}
+    assert shown | confirm == set(BuilderAction) and not shown & confirm
+    for act in BuilderAction:
+        assert t(act.key, "vi", special="x") != t(act.key, "en", special="x"), act

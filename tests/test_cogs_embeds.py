@@ -19,7 +19,11 @@ from capsa.presets import PRESETS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.showdown import pair_line, player_lines
 from capsa.solver import arrange
-from cogs import embeds
+from cogs.screens import showdown
+from cogs.screens.base import Picture, Screen
+from cogs.screens.builder import builder_screen, locked_screen
+from cogs.screens.lobby import LobbyClosed, lobby_screen
+from cogs.screens.status import status_screen
 from cogs.table_base import seat_names
 from tests.cog_helpers import (
     ALICE,
@@ -95,10 +99,21 @@ def test_showdown_embeds_fit_discord_limits(preset_name, lang, scenario) -> None
     assert names[2] == f"{LONG_NAMES[2]} (3)"
     totals = {p.name: -1234.5 + i for i, p in enumerate(result.players)}
     auto = {2, 3}
-    embed_list = embeds.showdown_embeds(result, totals, 10, 10, lang, auto=auto)
-    embed_list[-1].add_field(
-        name="⏭️", value=t("sd.next_at", lang, when=embeds.relative(2e9)), inline=False
+    screen = showdown.showdown_screen(
+        result,
+        totals,
+        match_id=2**63 - 1,
+        round_id=2**63 - 1,
+        number=10,
+        rounds_total=10,
+        lang=lang,
+        auto=auto,
+        next_at=2e9,
+        picture=b"jpeg",
     )
+    embed_list = list(screen.embeds)
+    assert embed_list[-1].fields[-1].value == t("sd.next_at", lang, when="<t:2000000000:R>")
+    assert embed_list[0].image.url == "attachment://showdown.jpg"
     total = sum(check_embed(e) for e in embed_list)
     assert total <= 6000, total
     assert len(embed_list) <= 10
@@ -111,7 +126,7 @@ def test_showdown_embeds_fit_discord_limits(preset_name, lang, scenario) -> None
     full = "\n".join(pair_line(result, pair, lang) for pair in result.pairs)
     assert embed_list[1].description == full, "the head-to-head text was cut"
     assert embed_list[1].footer.text == t("sd.round_footer", lang, k=10, n=10, preset=result.preset)
-    final = embeds.standings_embed(standings(totals), lang)
+    final = showdown.standings_screen(standings(totals), 1, lang, None).embed
     assert check_embed(final) <= 6000
     assert all(name in final.description for name in names.values())
 
@@ -152,11 +167,11 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
     await repo.add_seat(match.id, BOB, long + "b")
     await repo.add_seat(match.id, None, t("seat.computer", lang, n=1), "hard")
     match = await repo.get_match(match.id)
-    for key in (None, "lobby.started", "lobby.cancelled", "lobby.expired"):
-        embed = embeds.lobby_embed(match, lang, key)
+    for key in (None, *LobbyClosed):
+        embed = lobby_screen(match, lang, key).embed
         assert check_embed(embed) <= 6000
         assert embed.fields[0].value.count("\n") == 3  # four seats listed
-    lobby = embeds.lobby_embed(match, lang)
+    lobby = lobby_screen(match, lang).embed
     assert long in lobby.description and t(f"choice.{match.bot_level}", lang) in lobby.description
     assert t("lobby.empty", lang) in lobby.fields[0].value
 
@@ -167,7 +182,7 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
     leftover = [c.code for c in DECK if c.code not in ALICE_HAND.split() + BOB_HAND.split()]
     deal |= {2: leftover[:13], 3: leftover[13:26]}
     rnd = await repo.start_round(match.id, 10, 1, time.time() + 300, deal)
-    status = embeds.status_embed(match, rnd, lang)
+    status = status_screen(match, rnd, lang).embed
     assert check_embed(status) <= 6000 and status.title == t("round.title", lang, k=10, n=10)
     assert status.fields[0].value.count("⏳") == 4
 
@@ -179,11 +194,31 @@ async def test_lobby_status_builder_and_locked_embeds_fit(repo, lang) -> None:
         (draft_of(ALICE_HAND, STRONG, ""), choice),
         (draft_of(ALICE_HAND, PAIRS, STRONG), choice),
     ):
-        builder = embeds.builder_embed(match, rnd, 0, draft, lang, note)
+        builder = builder_screen(match, rnd, 0, draft, lang, special=None, note=note).embed
         assert check_embed(builder) <= 6000
         assert note in embed_text(builder)
-    fouled = embeds.builder_embed(match, rnd, 0, draft_of(ALICE_HAND, PAIRS, STRONG), lang)
+    fouled = builder_screen(
+        match, rnd, 0, draft_of(ALICE_HAND, PAIRS, STRONG), lang, special=None
+    ).embed
     assert t("builder.fouled", lang) in embed_text(fouled)
-    locked = embeds.locked_embed(match, rnd, draft_of(ALICE_HAND, STRONG, PAIRS), lang, "dragon")
+    locked = locked_screen(match, rnd, draft_of(ALICE_HAND, STRONG, PAIRS), lang, "dragon").embed
     assert check_embed(locked) <= 6000
     assert special_name("dragon", lang) in locked.description
+
+
+def test_a_screen_sends_and_edits_as_it_is() -> None:
+    """What a send and an edit carry: an edit always replaces the components; the text and
+    the attachments only when the screen says so; a picture becomes a fresh file each time."""
+    one = discord.Embed(title="a")
+    plain = Screen(embeds=(one,))
+    assert plain.send_kwargs() == {"embed": one}
+    assert plain.edit_kwargs() == {"embed": one, "view": None}
+    drawn = Screen(embeds=(one,), pictures=(Picture("p.jpg", b"x"),), listed=True)
+    sent = drawn.send_kwargs(ephemeral=True)
+    assert sent["embeds"] == [one] and sent["ephemeral"] is True
+    (first,) = sent["files"]
+    (second,) = drawn.edit_kwargs()["attachments"]
+    assert first is not second and first.filename == second.filename == "p.jpg"
+    locked = Screen(embeds=(one,), replaces=True).edit_kwargs()
+    assert locked == {"embed": one, "view": None, "content": None, "attachments": []}
+    assert Screen(content="hi").send_kwargs() == {"content": "hi"}

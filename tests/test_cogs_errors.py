@@ -5,7 +5,6 @@ the user's language, log, and never raise.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from types import SimpleNamespace
 from unittest.mock import AsyncMock, MagicMock
 
@@ -18,10 +17,19 @@ from discord.ui.view import ViewStore
 
 from bot import CapsaBot, Config
 from capsa.i18n import t
-from cogs import board, views
-from cogs.replies import component_error
-from cogs.tables import CAPSA_COG
-from cogs.views import LobbyAction
+from cogs import items, views
+from cogs.components import (
+    CAPSA_COG,
+    LOBBY,
+    ROUTE_OF,
+    ROUTES,
+    LobbyAction,
+    LobbyClick,
+    Refusal,
+    RefusalCode,
+    Router,
+)
+from cogs.replies import Replies, component_error
 from tests.cog_helpers import (
     ALICE,
     EN,
@@ -77,8 +85,14 @@ async def test_tree_error_survives_a_failed_answer(real_bot, caplog) -> None:
     assert [r.levelno for r in caplog.records] == [logging.ERROR, logging.WARNING]
 
 
+def join_button() -> views.LobbyButton:
+    item = views.lobby_view(7, "en").children[0]
+    assert isinstance(item, views.LobbyButton) and item.click.action == LobbyAction.JOIN
+    return item
+
+
 async def test_component_error_hook_answers_and_logs(caplog) -> None:
-    item = views.LobbyButton(7, LobbyAction.JOIN)
+    item = join_button()
     error = RuntimeError("kaput")
     ix = make_ix(None, ALICE, locale=ID)
     with caplog.at_level(logging.ERROR):
@@ -103,10 +117,11 @@ async def test_a_failing_component_reaches_the_bots_error_hook(fake_bot) -> None
     message.flags.components_v2 = False
     message.components = [ActionRow(row) for row in view.to_components()]
     action = AsyncMock(side_effect=KeyError)
-    tables = replace(fake_bot.tables, lobby=SimpleNamespace(action=action))
+    router = Router(Replies(fake_bot.repo))
+    router.register(LOBBY, action)
     client = MagicMock(spec=commands.Bot)
     client.get_cog.side_effect = lambda name: (
-        SimpleNamespace(tables=tables) if name == CAPSA_COG else None
+        SimpleNamespace(tables=SimpleNamespace(router=router)) if name == CAPSA_COG else None
     )
     ix = make_ix(client, ALICE, locale=ID)
     ix.message = message
@@ -114,18 +129,44 @@ async def test_a_failing_component_reaches_the_bots_error_hook(fake_bot) -> None
     store = ViewStore(MagicMock())
     match = views.LobbyButton.__discord_ui_compiled_template__.fullmatch("capsa:lobby:7:join")
     await store.schedule_dynamic_item_call(2, views.LobbyButton, ix, "capsa:lobby:7:join", match)
-    action.assert_awaited_once()  # the real dispatch path found the lobby through the cog
-    assert action.await_args.args[1:] == (7, LobbyAction.JOIN)
+    action.assert_awaited_once()  # the real dispatch path found the handler through the cog
+    assert action.await_args.args[1] == LobbyClick(7, LobbyAction.JOIN)
     assert ephemeral(ix) == t("ans.error", "id")
+
+
+async def test_a_refusal_is_told_in_the_pressers_language_and_not_logged(fake_bot, caplog) -> None:
+    router = Router(Replies(fake_bot.repo))
+    router.register(LOBBY, AsyncMock(side_effect=Refusal(RefusalCode.NEXT_STARTED, k=3)))
+    for locale, lang in ((ID, "id"), (discord.Locale.vietnamese, "vi")):
+        ix = make_ix(fake_bot, ALICE, locale=locale)
+        with caplog.at_level(logging.WARNING):
+            await router.dispatch(ix, LobbyClick(7, LobbyAction.JOIN))
+        assert ephemeral(ix) == t("ans.next_started", lang, k=3)
+    assert not caplog.records
+
+
+async def test_a_forged_id_is_answered_as_a_stale_table(fake_bot) -> None:
+    router = Router(Replies(fake_bot.repo))
+    handler = AsyncMock()
+    router.register(LOBBY, handler)
+    ix = make_ix(fake_bot, ALICE, locale=ID)
+    await router.dispatch(ix, LobbyClick(2**63, LobbyAction.JOIN))
+    handler.assert_not_awaited()
+    assert ephemeral(ix) == t("ans.stale", "id")
+
+
+def test_every_route_has_a_handler_and_every_component_a_route(fake_bot) -> None:
+    assert fake_bot.tables.router.routes == set(ROUTES)
+    assert {item.codec for item in items.DYNAMIC_ITEMS} == set(ROUTE_OF)
 
 
 @pytest.mark.parametrize(
     "item",
     [
-        views.LobbyButton(7, LobbyAction.JOIN),
-        views.ShowHandButton(7),
-        views.NextRoundButton(7, 1),
-        board.LeaderboardButton("points", "all", 0, board.PageDirection.NEXT),
+        *views.lobby_view(7, "en").children[:1],
+        *views.status_view(7, "en").children,
+        *views.showdown_view(7, 1, 9, "en", next_button=True).children[:1],
+        *views.leaderboard_view("points", "all", 0, 2, "en").children[1:],
     ],
     ids=lambda item: item.custom_id,
 )
@@ -139,3 +180,16 @@ async def test_a_component_without_the_capsa_cog_says_so_and_logs(caplog, item) 
     assert ephemeral(ix) == t("ans.error", "id")
     client.get_cog.assert_called_once_with(CAPSA_COG)
     assert "the Capsa cog is not loaded" in caplog.text
+
+
+async def test_a_commands_refusal_is_told_in_the_users_language_not_logged(
+    real_bot, repo, caplog
+) -> None:
+    real_bot._repo = repo  # as setup_hook leaves it
+    ix = make_ix(real_bot, ALICE, locale=discord.Locale.vietnamese, guild_id=None)
+    ix.command = SimpleNamespace(name="stats", qualified_name="capsa stats")
+    error = app_commands.CommandInvokeError(ix.command, Refusal(RefusalCode.GUILD_ONLY))
+    with caplog.at_level(logging.WARNING):
+        await real_bot.tree.on_error(ix, error)
+    assert ephemeral(ix) == t("ans.guild_only", "vi")
+    assert not caplog.records

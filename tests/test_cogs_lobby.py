@@ -11,9 +11,9 @@ import pytest
 from capsa.i18n import t
 from capsa.presets import PRESETS
 from cogs import views
+from cogs.components import LobbyAction, LobbyClick
 from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
-from cogs.views import LobbyAction
 from tests.cog_helpers import (
     ALICE,
     BOB,
@@ -24,6 +24,7 @@ from tests.cog_helpers import (
     GUILD,
     ID,
     OTHER_CHANNEL,
+    command,
     custom_ids,
     edited,
     embed_text,
@@ -37,7 +38,7 @@ from tests.cog_helpers import (
 
 async def press(client, match_id: int, action: str, user: int, **kw) -> MagicMock:
     ix = make_ix(client, user, **kw)
-    await client.tables.lobby.action(ix, match_id, LobbyAction(action))
+    await client.tables.router.dispatch(ix, LobbyClick(match_id, LobbyAction(action)))
     return ix
 
 
@@ -151,7 +152,7 @@ async def open_(client, user=ALICE, **options) -> MagicMock:
     ix = make_ix(client, user, name=f"name{user}", **kw)
     args = {"seats": None, "rounds": None, "rules": None, "countdown": None, "bots": None}
     args.update(options)
-    await client.tables.lobby.open_table(ix, **args)
+    await command(client.repo, ix, client.tables.lobby.open_table(ix, **args))
     return ix
 
 

@@ -41,7 +41,8 @@ async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
     channel = fake_bot.get_partial_messageable(CHANNEL)
 
     def told_bob() -> int:
-        return sum(1 for c in channel.send.call_args_list if c.args and f"<@{BOB}>" in c.args[0])
+        texts = [c.kwargs.get("content") or "" for c in channel.send.call_args_list]
+        return sum(1 for text in texts if f"<@{BOB}>" in text)
 
     await fake_bot.tables.rounds.prepare_round(match, rnd)
     assert told_bob() == 1

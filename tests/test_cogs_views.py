@@ -10,12 +10,11 @@ from unittest.mock import MagicMock
 import discord
 import pytest
 
-import cogs.capsa
 from capsa.builder import Draft
 from capsa.cards import DECK, sort_hand
 from capsa.i18n import t
 from capsa.names import special_name
-from cogs import board, views
+from cogs import board, items, views
 from tests.cog_helpers import (
     ALICE,
     ALICE_HAND,
@@ -55,7 +54,10 @@ def all_views() -> list[tuple[discord.ui.View, str]]:
             out.append((views.builder_view(BIG_ROUND, 3, draft, lang, "dragon"), "builder"))
         out.append((views.confirm_foul_view(BIG_ROUND, 3, full, lang), "confirm"))
         for sort, period in (("points", "all"), ("matches", "30d"), ("sweeps", "7d")):
-            out.append((board.leaderboard_view(sort, period, 1, 9999, lang), "lb"))
+            out.append((views.leaderboard_view(sort, period, 1, 9999, lang), "lb"))
+        out.append((views.history_view(BIG_ROUND, 10, 9999, lang), "history"))
+        out.append((views.replay_view(BIG_ROUND, 2, 10, lang), "replay"))
+        out.append((views.rematch_view(BIG_ROUND, lang), "rematch"))
     return out
 
 
@@ -68,7 +70,7 @@ def test_every_custom_id_matches_exactly_one_template_and_fits() -> None:
             assert cid.startswith("capsa:") and len(cid) <= 100, cid
             owners = [
                 cls
-                for cls in cogs.capsa.DYNAMIC_ITEMS
+                for cls in items.DYNAMIC_ITEMS
                 if cls.__discord_ui_compiled_template__.fullmatch(cid)
             ]
             assert owners == [type(child)], (cid, owners)
@@ -82,17 +84,7 @@ async def test_from_custom_id_rebuilds_the_same_state() -> None:
             match = cls.__discord_ui_compiled_template__.fullmatch(child.custom_id)
             rebuilt = await cls.from_custom_id(ix, child.item, match)
             assert type(rebuilt) is cls and rebuilt.custom_id == child.custom_id
-            state = {
-                views.LobbyButton: ("match_id", "action"),
-                views.ShowHandButton: ("match_id",),
-                views.NextRoundButton: ("match_id", "number"),
-                views.BuilderSelect: ("act", "round_id", "seat", "state"),
-                views.BuilderButton: ("act", "round_id", "seat", "state"),
-                views.ReviewButton: ("round_id",),
-                board.LeaderboardButton: ("sort", "period", "page"),
-            }[cls]
-            for name in state:
-                assert getattr(rebuilt, name) == getattr(child, name), (child.custom_id, name)
+            assert rebuilt.click == child.click, child.custom_id
 
 
 async def test_builder_ids_carry_the_draft_through_decode() -> None:
@@ -109,14 +101,14 @@ async def test_builder_ids_carry_the_draft_through_decode() -> None:
     for draft in drafts:
         view = views.builder_view(BIG_ROUND, 3, draft, "en", None)
         for child in view.children:
-            assert child.round_id == BIG_ROUND and child.seat == 3
+            assert child.click.round_id == BIG_ROUND and child.click.seat == 3
             match = type(child).__discord_ui_compiled_template__.fullmatch(child.custom_id)
             rebuilt = await type(child).from_custom_id(ix, child.item, match)
-            assert Draft.decode(hand, *rebuilt.state) == draft
-    acts = [c.act for c in views.builder_view(1, 0, drafts[0], "en", "dragon").children]
+            assert Draft.decode(hand, *rebuilt.click.state) == draft
+    acts = [c.click.act for c in views.builder_view(1, 0, drafts[0], "en", "dragon").children]
     assert acts == ["b", "m", "a", "d", "c", "s"]
     confirm = views.confirm_foul_view(1, 0, drafts[3], "en").children
-    assert [c.act for c in confirm] == ["f"] and confirm[0].state == drafts[3].state
+    assert [c.click.act for c in confirm] == ["f"] and confirm[0].click.state == drafts[3].state
     # Auto-arrange's rows stay marked through a click; a draft not complete never is
     assert drafts[5].state[2] and not drafts[3].state[2]
     assert not Draft.decode(hand, *drafts[1].masks, True).arranged
@@ -195,14 +187,14 @@ def test_builder_buttons_and_labels_in_both_languages() -> None:
 
 
 def test_leaderboard_view_pages() -> None:
-    first = board.leaderboard_view("wins", "7d", 0, 3, "en").children
-    assert [(b.page, b.item.disabled) for b in first] == [(0, True), (1, False)]
-    middle = board.leaderboard_view("wins", "7d", 1, 3, "id").children
-    assert [(b.page, b.item.disabled) for b in middle] == [(0, False), (2, False)]
+    first = views.leaderboard_view("wins", "7d", 0, 3, "en").children
+    assert [(b.click.page, b.item.disabled) for b in first] == [(0, True), (1, False)]
+    middle = views.leaderboard_view("wins", "7d", 1, 3, "id").children
+    assert [(b.click.page, b.item.disabled) for b in middle] == [(0, False), (2, False)]
     assert [b.item.label for b in middle] == ["◀ Sebelumnya", "Berikutnya ▶"]
-    last = board.leaderboard_view("wins", "7d", 2, 3, "en").children
-    assert [(b.page, b.item.disabled) for b in last] == [(1, False), (2, True)]
-    only = board.leaderboard_view("points", "all", 0, 1, "en").children
+    last = views.leaderboard_view("wins", "7d", 2, 3, "en").children
+    assert [(b.click.page, b.item.disabled) for b in last] == [(1, False), (2, True)]
+    only = views.leaderboard_view("points", "all", 0, 1, "en").children
     assert all(b.item.disabled for b in only)
 
 
@@ -214,4 +206,7 @@ async def test_show_leaderboard_clamps_the_page_and_edits(fake_bot) -> None:
     assert embed.title == "Peringkat · poin · 30 hari terakhir"
     assert embed.description == t("lb.empty", "id")
     assert embed.footer.text == "Halaman 1/1"
-    assert [(b.page, b.item.disabled) for b in kwargs["view"].children] == [(0, True), (0, True)]
+    assert [(b.click.page, b.item.disabled) for b in kwargs["view"].children] == [
+        (0, True),
+        (0, True),
+    ]

@@ -8,19 +8,20 @@ import sqlite3
 from types import SimpleNamespace
 
 from capsa.i18n import t
-from cogs.history import (
-    HistoryButton,
-    ReplayButton,
-    history_line,
-    replay_embeds,
-    replay_round,
-    replay_view,
-    show_replay,
-)
+from cogs.components import HistoryClick, PageDirection, Refusal, RematchClick
+from cogs.history import replay_round, show_replay
+from cogs.items import HistoryButton, ReplayButton
+from cogs.replies import refuse
+from cogs.screens.history import history_line, replay_screen
+from cogs.views import history_view, replay_view
 from tests.cog_helpers import ALICE, BOB, CAROL, GUILD, embed_text, ephemeral, make_ix, new_lobby
 from tests.test_e2e_history import seed_match
 
 ANI, BUDI = SimpleNamespace(id=ALICE, name="ani"), SimpleNamespace(id=BOB, name="budi")
+
+
+def replay_embeds(match, frame, last, lang):
+    return list(replay_screen(match, frame, last, lang).embeds)
 
 
 def db_file(tmp_path) -> str:
@@ -115,7 +116,10 @@ async def test_replay_refuses_what_is_not_a_finished_match_of_this_server(repo, 
         (GUILD, lobby.id, "rp.playing"),
     ):
         ix = make_ix(fake_bot, ALICE, guild_id=guild)
-        await show_replay(ix, fake_bot.tables.services, number, 1)
+        try:
+            await show_replay(ix, fake_bot.tables.services, number, 1)
+        except Refusal as refusal:  # told where the answer is sent
+            await refuse(repo, ix, refusal)
         assert ephemeral(ix) == t(key, "en", id=number)
         assert not ix.edit_original_response.await_args_list
 
@@ -144,23 +148,23 @@ def test_the_buttons_keep_their_state_in_the_custom_id() -> None:
     assert [c.item.disabled for c in first.children] == [True, True, False, False]
     assert first.children[0].item.label == t("btn.first", "id")
     assert HistoryButton.__discord_ui_compiled_template__.fullmatch("capsa:hist:0:2:n")
-    assert HistoryButton(42, 1, HistoryButton.__discord_ui_compiled_template__.fullmatch(
-        "capsa:hist:42:1:p")["dir"]).custom_id == "capsa:hist:42:1:p"  # fmt: skip
+    (prev, _next) = history_view(42, 2, 5, "en").children
+    assert prev.custom_id == "capsa:hist:42:1:p"
+    assert prev.click == HistoryClick(42, 1, PageDirection.PREV)
 
 
 async def test_rematch_refusals(repo, fake_bot) -> None:
     finished = await seed_match(repo, GUILD, 10, [ANI, BUDI], rounds=5)
-    lobby = fake_bot.tables.lobby
 
     outsider = make_ix(fake_bot, CAROL)
-    await lobby.rematch(outsider, finished.id)
+    await fake_bot.tables.router.dispatch(outsider, RematchClick(finished.id))
     assert ephemeral(outsider) == t("ans.rematch_players_only", "en")
 
     # budi already sits at another open table: refused like /capsa new refuses him
     other = await new_lobby(repo, host=CAROL, channel=12)
     await repo.add_seat(other.id, BOB, "budi")
     busy = make_ix(fake_bot, BOB)
-    await lobby.rematch(busy, finished.id)
+    await fake_bot.tables.router.dispatch(busy, RematchClick(finished.id))
     assert ephemeral(busy) == t("ans.already_seated", "en")
 
     # a match that is not finished (or of another server) has no rematch
@@ -168,6 +172,6 @@ async def test_rematch_refusals(repo, fake_bot) -> None:
         (make_ix(fake_bot, CAROL), other.id),
         (make_ix(fake_bot, ALICE, guild_id=GUILD + 1), finished.id),
     ):
-        await lobby.rematch(ix, match_id)
+        await fake_bot.tables.router.dispatch(ix, RematchClick(match_id))
         assert ephemeral(ix) == t("ans.stale", "en")
     assert await repo.active_match_in_channel(10) is None

@@ -37,6 +37,7 @@ from capsa.presets import POSITIONS, SPECIALS, Preset, Scoring
 from capsa.rules_text import TOPICS
 from capsa.settings import LEVELS, TIMEOUT_ACTIONS
 from cogs import board
+from cogs.components import BuilderAction, LobbyAction, RefusalCode
 from cogs.translator import CapsaTranslator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,8 +85,6 @@ DYNAMIC: dict[str, Iterable[str]] = {
     "special.{}": SPECIALS,
     "rank.{}": map(str, _RANK_NUMBERS),
     "rank.{}.plural": map(str, _RANK_NUMBERS),
-    # the hand builder's two menus (the front row is the cards left over)
-    "hand.{}_ph": ("back", "middle"),
     # slash-command choices and the settings embed: levels, leaderboard sorts and periods,
     # timeout actions (auto shows as auto_arrange), languages (auto shows as lang_auto)
     "choice.{}": (
@@ -177,6 +176,18 @@ def test_same_placeholders_in_every_language() -> None:
         for key, text in catalog(lang).items():
             # the same fields, so a translation can neither break nor drop a value
             assert _fields(text) == _fields(reference[key]), (lang, key)
+
+
+def test_every_refusal_and_control_has_its_text_in_every_language() -> None:
+    """A refusal's code and a control's action name their catalogue keys: each is there,
+    in every language, with the placeholders the code fills."""
+    wanted = [code.value for code in RefusalCode]
+    wanted += [action.key for action in (*LobbyAction, *BuilderAction)]
+    for lang in LANGS:
+        table = catalog(lang)
+        assert [key for key in wanted if key not in table] == [], lang
+    assert _fields(t(RefusalCode.BAD_RULES.value)) == {"name", "presets"}
+    assert _fields(t(RefusalCode.WRONG_COUNT.value)) == {"row", "count"}
 
 
 def test_no_key_is_unused() -> None:

@@ -115,18 +115,66 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("package", PACKAGES)
-def test_no_import_circle(package: str) -> None:
+def _graph(package: str) -> dict[str, set[str]]:
+    """Which module of the package imports which, type-only imports (``if TYPE_CHECKING:``)
+    included: a reader follows those too."""
     modules = _modules(package)
-    graph = {
+    return {
         module: {
             name
-            for name, _line, _top in _imports(module, path, runtime_only=True)
+            for name, _line, _top in _imports(module, path, runtime_only=False)
             if name in modules and name != module
         }
         for module, path in modules.items()
     }
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_circle(package: str) -> None:
+    graph = _graph(package)
     assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_type_only_imports_count_for_circles() -> None:
+    """The graph sees an import under ``if TYPE_CHECKING:`` (the circle this test was
+    widened for went through them)."""
+    path = ROOT / "cogs" / "tables.py"
+    typed = {name for name, _line, _top in _imports("cogs.tables", path, runtime_only=False)}
+    running = {name for name, _line, _top in _imports("cogs.tables", path, runtime_only=True)}
+    assert "cogs.rounds" in typed - running
+    assert "cogs.rounds" in _graph("cogs")["cogs.tables"]
+
+
+# Modules at the bottom of cogs/: what the components say (custom_ids, actions, refusals,
+# routes) and how delivery fails, known to every part and knowing none.
+COGS_BOTTOM = ("cogs.components", "cogs.delivery", "cogs.worker_pool")
+
+
+@pytest.mark.parametrize("module", COGS_BOTTOM)
+def test_the_bottom_of_cogs_imports_nothing_of_cogs(module: str) -> None:
+    path = _modules("cogs")[module]
+    found = {name for name, _line, _top in _imports(module, path, runtime_only=False)}
+    assert sorted(n for n in found if n.split(".")[0] == "cogs") == []
+
+
+def test_no_component_or_screen_knows_a_controller() -> None:
+    """Components and screens are below the parts that run tables: a click reaches its
+    controller through the router, never through an import."""
+    controllers = {
+        "cogs.lobby",
+        "cogs.rounds",
+        "cogs.hand_builder",
+        "cogs.coach",
+        "cogs.board",
+        "cogs.history",
+        "cogs.tables",
+        "cogs.capsa",
+    }
+    graph = _graph("cogs")
+    below = [m for m in graph if m in ("cogs.items", "cogs.views") or m.startswith("cogs.screens")]
+    assert below
+    bad = [f"{m} imports {n}" for m in below for n in graph[m] if n in controllers]
+    assert bad == []
 
 
 def test_cycle_finder_finds_a_cycle() -> None:

@@ -1,0 +1,143 @@
+"""The server's numbers and texts: a leaderboard page, a member's stats, a rules page and
+the server's settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from capsa.cards import format_cards, parse_cards
+from capsa.i18n import t
+from capsa.names import category_name, special_name
+from capsa.rules_text import RulesPage
+from capsa.settings import AUTO_LANGUAGE, TimeoutAction
+from capsa.showdown import signed
+from cogs.screens.base import GOLD, GREEN, GREY, Screen
+from cogs.views import leaderboard_view
+from data.repository import (
+    RECENT_REVIEWS,
+    SHARPEST_MIN_ROUNDS,
+    GuildSettings,
+    LeaderRow,
+    PlayerStats,
+)
+
+SHARPEST = "sharpest"  # the leaderboard sorted by the coach's losses
+
+
+def leaderboard_screen(
+    rows: Sequence[LeaderRow],
+    *,
+    sort: str,
+    period: str,
+    page: int,
+    pages: int,
+    page_size: int,
+    lang: str,
+) -> Screen:
+    """Page ``page`` (from 0) of ``pages`` of the leaderboard, with its page buttons."""
+    embed = discord.Embed(
+        title=t(
+            "lb.title", lang, sort=t(f"choice.{sort}", lang), period=t(f"choice.{period}", lang)
+        ),
+        colour=GOLD,
+    )
+    sharpest = sort == SHARPEST
+    if rows and sharpest:
+        lines = [
+            t(
+                "lb.row_sharp",
+                lang,
+                pos=page * page_size + i + 1,
+                name=f"<@{row.user_id}>",
+                loss=f"{row.loss or 0.0:.2f}",
+                reviewed=row.reviewed,
+            )
+            for i, row in enumerate(rows)
+        ]
+        embed.description = "\n".join([t("lb.sharp_note", lang, min=SHARPEST_MIN_ROUNDS), *lines])
+    elif rows:
+        embed.description = "\n".join(
+            t(
+                "lb.row",
+                lang,
+                pos=page * page_size + i + 1,
+                name=f"<@{row.user_id}>",
+                points=signed(row.points),
+                wins=row.wins,
+                matches=row.matches,
+                sweeps=row.sweeps,
+            )
+            for i, row in enumerate(rows)
+        )
+    else:
+        embed.description = t(
+            "lb.sharp_empty" if sharpest else "lb.empty", lang, min=SHARPEST_MIN_ROUNDS
+        )
+    embed.set_footer(text=t("lb.page", lang, page=page + 1, pages=pages))
+    return Screen(
+        embeds=(embed,),
+        view=leaderboard_view(sort, period, page, pages, lang),
+        mentions=discord.AllowedMentions.none(),
+    )
+
+
+def stats_screen(stats: PlayerStats, name: str, lang: str) -> Screen:
+    """A member's stats (``name``: as the server shows them); a line if they never played."""
+    if stats.rounds == 0:
+        return Screen(content=t("st.no_games", lang, name=name))
+    embed = discord.Embed(title=t("st.title", lang, name=name), colour=GREEN)
+    embed.add_field(name=t("st.matches", lang), value=str(stats.matches))
+    embed.add_field(name=t("st.wins", lang), value=str(stats.wins))
+    embed.add_field(name=t("st.points", lang), value=signed(stats.points))
+    embed.add_field(name=t("st.ppr", lang), value=f"{stats.points_per_round:+.2f}")
+    embed.add_field(name=t("st.sweeps", lang), value=f"{stats.sweeps_given} / {stats.sweeps_taken}")
+    embed.add_field(name=t("st.table_sweeps", lang), value=str(stats.table_sweeps))
+    embed.add_field(name=t("st.fouls", lang), value=str(stats.fouls))
+    specials = ", ".join(f"{special_name(k, lang)} ×{v}" for k, v in stats.specials.items() if v)
+    embed.add_field(name=t("st.specials", lang), value=specials or t("st.none", lang))
+    best = stats.best_hand
+    best_text = t("st.none", lang)
+    if best:
+        cards = format_cards(parse_cards(best["cards"]), symbols=True)
+        best_text = f"{category_name(best['category'], lang)}: {cards}"
+    embed.add_field(name=t("st.best", lang), value=best_text, inline=False)
+    coach = t("st.coach_none", lang)
+    if stats.reviewed and stats.loss_all is not None and stats.loss_recent is not None:
+        coach = t(
+            "st.coach_value",
+            lang,
+            recent=min(stats.reviewed, RECENT_REVIEWS),
+            loss_recent=f"{stats.loss_recent:.2f}",
+            reviewed=stats.reviewed,
+            loss_all=f"{stats.loss_all:.2f}",
+        )
+    embed.add_field(name=t("st.coach", lang), value=coach, inline=False)
+    return Screen(embeds=(embed,))
+
+
+def rules_screen(page: RulesPage, preset: str, lang: str) -> Screen:
+    embed = discord.Embed(title=page.title, description=page.intro, colour=GREEN)
+    for heading, body in page.sections:
+        embed.add_field(name=heading, value=body, inline=False)
+    embed.set_footer(text=t("rules.footer", lang, preset=preset))
+    return Screen(embeds=(embed,))
+
+
+def settings_screen(settings: GuildSettings, lang: str, *, saved: bool) -> Screen:
+    embed = discord.Embed(title=t("set.title", lang), colour=GREY)
+    if saved:
+        embed.description = t("set.saved", lang)
+    embed.add_field(name=t("set.preset", lang), value=settings.preset)
+    embed.add_field(name=t("set.rounds", lang), value=str(settings.rounds))
+    embed.add_field(name=t("set.countdown", lang), value=f"{settings.countdown}s")
+    embed.add_field(name=t("set.bot_level", lang), value=t(f"choice.{settings.bot_level}", lang))
+    auto = settings.timeout_action == TimeoutAction.AUTO
+    action = "choice.auto_arrange" if auto else "choice.foul"
+    embed.add_field(name=t("set.timeout_action", lang), value=t(action, lang))
+    language = (
+        "choice.lang_auto" if settings.language == AUTO_LANGUAGE else f"choice.{settings.language}"
+    )
+    embed.add_field(name=t("set.language", lang), value=t(language, lang))
+    return Screen(embeds=(embed,))
