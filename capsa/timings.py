@@ -36,3 +36,6 @@ WATCHDOG_SECONDS = 30.0
 # --- once-only posts ---------------------------------------------------------------------
 SHOWDOWN_CLAIM_SECONDS = 60.0  # the process posting a showdown holds it this long
 STANDINGS_CLAIM_SECONDS = 60.0  # the process posting the final standings holds them this long
+
+# --- the database ----------------------------------------------------------------------
+DATABASE_CONNECT_SECONDS = 10.0  # how long to wait for the PostgreSQL server to answer

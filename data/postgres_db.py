@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from capsa.timings import DATABASE_CONNECT_SECONDS
+
 from .schema import POSTGRES_MIGRATIONS, Migration, discover_migrations
 
 if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
@@ -27,7 +29,6 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 5432
-CONNECT_TIMEOUT = 10.0  # seconds to wait for the server to answer
 # The key of the session advisory lock that migrations run under ("Capsa" in ASCII).
 MIGRATION_LOCK = 0x4361707361
 
@@ -86,7 +87,7 @@ def redact(url: str) -> str:
 def _unreachable(url: str, exc: BaseException) -> DatabaseUnavailable:
     host, port = address(url)
     if isinstance(exc, TimeoutError):
-        return DatabaseUnreachable(host, port, f"no answer within {CONNECT_TIMEOUT:g} s")
+        return DatabaseUnreachable(host, port, f"no answer within {DATABASE_CONNECT_SECONDS:g} s")
     if isinstance(exc, OSError):
         reason = os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__
         return DatabaseUnreachable(host, port, reason)
@@ -111,7 +112,7 @@ async def connect(url: str) -> asyncpg.Connection[asyncpg.Record]:
     cannot be had."""
     address(url)  # a ValueError for a URL that is not PostgreSQL's
     try:
-        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
+        return await asyncpg.connect(url, timeout=DATABASE_CONNECT_SECONDS)
     except _CONNECT_ERRORS as exc:
         raise _unreachable(url, exc) from exc
 
@@ -136,7 +137,7 @@ async def create_pool(
             url,
             min_size=min_size,
             max_size=max_size,
-            timeout=CONNECT_TIMEOUT,
+            timeout=DATABASE_CONNECT_SECONDS,
             reset=_nothing_to_reset,
         )
     except _CONNECT_ERRORS as exc:
