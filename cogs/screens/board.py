@@ -10,7 +10,7 @@ import discord
 from capsa.cards import format_cards, parse_cards
 from capsa.i18n import t
 from capsa.names import category_name, special_name
-from capsa.rules_text import RulesPage
+from capsa.rules_text import RulesPage, rules_command
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from capsa.showdown import signed
 from cogs.screens.base import GOLD, GREEN, GREY, Screen
@@ -121,7 +121,9 @@ def rules_screen(page: RulesPage, preset: str, lang: str) -> Screen:
     embed = discord.Embed(title=page.title, description=page.intro, colour=GREEN)
     for heading, body in page.sections:
         embed.add_field(name=heading, value=body, inline=False)
-    embed.set_footer(text=t("rules.footer", lang, preset=preset))
+    # the other topics' command as the reader's client shows it, as the pages name it
+    topics = f"{rules_command(lang)} {t('opt.topic', lang)}"
+    embed.set_footer(text=t("rules.footer", lang, preset=preset, topics=topics))
     return Screen(embeds=(embed,))
 
 

@@ -89,9 +89,9 @@ def standings_embed(standings: Sequence[Standing], lang: str) -> discord.Embed:
         t("sd.place", lang, place=s.place, name=s.name, total=signed(s.total)) for s in standings
     ]
     winners = ", ".join(s.name for s in standings if s.place == 1)
-    embed = discord.Embed(title=standings_title(lang), colour=GOLD, description="\n".join(lines))
-    embed.add_field(name="🏆", value=t("sd.winner", lang, names=winners), inline=False)
-    return embed
+    # the winners last, under the places (the sentence has its own trophy)
+    lines += ["", t("sd.winner", lang, names=winners)]
+    return discord.Embed(title=standings_title(lang), colour=GOLD, description="\n".join(lines))
 
 
 def standings_screen(
