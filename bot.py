@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -450,7 +451,17 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    finally:
+        _join_threads()
     return 0
+
+
+def _join_threads(timeout: float = 10.0) -> None:
+    """Wait for the threads still ending (the worker pool's, which ``close`` asked to stop):
+    the interpreter's exit races that thread and can print a stray traceback otherwise."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(timeout)
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
