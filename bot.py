@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from discord import app_commands
@@ -331,9 +333,12 @@ class CapsaBot(commands.AutoShardedBot):
         return self._repo
 
     async def open_database(self) -> None:
-        repo = await open_repository(
-            self.config.database_path, database_url=self.config.database_url
-        )
+        try:
+            repo = await open_repository(
+                self.config.database_path, database_url=self.config.database_url
+            )
+        except (sqlite3.Error, asyncpg.PostgresError) as err:  # a migration, or not a database
+            raise DatabaseFailed(err) from None
         self._repo = repo if self.config.metrics_port is None else metered(repo, self.metrics)
 
     async def _count_interaction(self, interaction: discord.Interaction) -> None:
@@ -442,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     except Unreachable as err:
         print(err, file=sys.stderr)
         return 1
+    except DatabaseFailed as err:
+        print(err, file=sys.stderr)
+        return 2
     except MetricsUnavailable as err:
         print(err, file=sys.stderr)
         return 2
@@ -473,6 +481,19 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     except ImportError:
         return None
     return uvloop.new_event_loop
+
+
+class DatabaseFailed(Exception):
+    """The database could not be opened or brought to the current schema. Each migration is
+    one transaction: the one that failed left nothing behind."""
+
+    def __init__(self, error: Exception) -> None:
+        what = " ".join(str(error).split()) or type(error).__name__
+        super().__init__(
+            f"The database could not be opened or brought up to date ({what}). Nothing of a"
+            " failed migration was kept and the bot stopped: fix the cause and start it again,"
+            " or go back to the version you upgraded from and its backup (README, Upgrading)."
+        )
 
 
 class Unreachable(Exception):
