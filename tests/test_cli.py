@@ -17,6 +17,7 @@ from capsa.i18n import DEFAULT_LANG, LANGS
 from capsa.match import seat_from_dict, seat_to_dict
 from capsa.presets import PRESETS, get_preset
 from capsa.rules_text import TOPICS, rules_page
+from capsa.terminal import display_width
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -445,7 +446,7 @@ def test_rules_without_a_topic_is_the_overview_as_the_bot_shows_it() -> None:
     assert lines[0] == page.title and set(lines[1]) == {"="}
     assert _plain(page.intro) in proc.stdout
     for heading, body in page.sections:
-        assert f"\n\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in proc.stdout
+        assert f"\n\n{heading}\n{'-' * display_width(heading)}\n{_plain(body)}\n" in proc.stdout
     assert "**" not in proc.stdout  # Discord's bold is for Discord
 
 
@@ -458,7 +459,7 @@ def test_rules_every_page(topic, preset, lang) -> None:
     page = rules_page(topic, PRESETS[preset], lang)
     assert out.startswith(page.title + "\n") and "*" not in out
     for heading, body in page.sections:
-        assert f"\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in out
+        assert f"\n{heading}\n{'-' * display_width(heading)}\n{_plain(body)}\n" in out
     status, md, err = run_in_process(
         "rules", topic, "--rules", preset, "--lang", lang, "--markdown"
     )

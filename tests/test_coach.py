@@ -225,4 +225,4 @@ def test_the_review_command_prints_the_review_as_json():
     err = io.StringIO()
     short = ["--back", "AS KS QS JS TS", "--middle", "9H 8H 7H 6H 5H", "--front", "4D 3D"]
     assert main(["review", *short], stdout=io.StringIO(), stderr=err) == 2
-    assert err.getvalue().strip().splitlines() == ["error: a hand has 13 cards, not 12"]
+    assert err.getvalue().strip().splitlines() == ["error: the front row needs 3 cards, not 2"]

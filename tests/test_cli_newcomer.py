@@ -1,0 +1,135 @@
+"""The command line's rough edges a newcomer hit: --help shows every option with its
+default, a bad choice lists the choices as typed, the installed command calls itself
+``capsa``, and errors name what is wrong."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from capsa.cli import COMMANDS, build_parser, main, program_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(args), io.StringIO(stdin), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def help_text(command: str, prog: str = "capsa") -> str:
+    parser = build_parser(prog)
+    sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    return " ".join(sub.format_help().split())
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_has_a_line_for_every_option_and_its_default(command):
+    parser = build_parser("capsa")
+    sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    text = help_text(command)
+    for action in sub._actions:
+        if action.option_strings and action.help != "==SUPPRESS==":
+            assert action.help, f"{command} {action.option_strings[0]} has no help line"
+            default = action.default
+            if default not in (None, False, []) and action.option_strings != ["-h", "--help"]:
+                assert f"default: {default}" in text or f"default {default}" in text, (
+                    f"{command} {action.option_strings[0]}: the default {default} is not shown"
+                )
+
+
+def test_play_help_shows_the_level_and_the_defaults():
+    text = help_text("play")
+    assert "--level {easy,normal,hard} computer players and auto-arrange (default: normal)" in text
+    assert "--rounds {5,10}" in text and "(default: 10)" in text
+    assert "Level." not in text
+
+
+@pytest.mark.parametrize("command", ["play", "arrange"])
+def test_a_bad_level_lists_the_levels_as_typed(command):
+    status, _, err = run(command, "--level", "expert")
+    assert status == 2
+    assert "invalid choice: 'expert' (choose from easy, normal, hard)" in err
+    assert "<Level" not in err
+
+
+def test_the_program_names_itself_as_it_was_started():
+    assert program_name("/usr/local/bin/capsa") == "capsa"
+    assert program_name("/repo/capsa/__main__.py") == "python -m capsa"
+    status, _, err = run("play", "--players", "9")
+    assert f"see '{program_name()} play --help'" in err
+
+
+def test_python_m_capsa_keeps_its_own_name():
+    done = subprocess.run(
+        [sys.executable, "-m", "capsa", "play", "--level", "x"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "(see 'python -m capsa play --help')" in done.stderr
+
+
+def test_an_installed_capsa_calls_itself_capsa(tmp_path):
+    script = tmp_path / "capsa"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom capsa.cli import main\nsys.exit(main())\n"
+    )
+    script.chmod(0o755)
+    done = subprocess.run(
+        [str(script), "--help"],
+        env={"PYTHONPATH": str(ROOT), "COLUMNS": "100"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.startswith("usage: capsa [-h]")
+    done = subprocess.run(
+        [str(script), "arrange", "--level", "x"],
+        env={"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "(see 'capsa arrange --help')" in done.stderr
+
+
+ROWS = ["--back", "AS KS QS JS TS", "--middle", "9H 8H 7H 6H 5H", "--front", "4D 3D 2D"]
+
+
+def test_a_row_of_the_wrong_size_is_named():
+    short = ["--back", "AS KS QS JS TS", "--middle", "9H 8H 7H 6H", "--front", "4D 3D 2D"]
+    status, _, err = run("review", *short)
+    assert (status, err) == (2, "error: the middle row needs 5 cards, not 4\n")
+
+
+def test_declaring_an_unknown_special_lists_the_ones_the_preset_pays():
+    status, _, err = run("review", *ROWS, "--declare", "foo")
+    assert status == 2
+    assert err == (
+        "error: --declare foo: not a special standard pays"
+        " (dragon, six_pairs, three_straights, three_flushes)\n"
+    )
+    status, _, err = run("review", "--rules", "sayapoker", *ROWS, "--declare", "foo")
+    assert err == "error: --declare foo: not a special sayapoker pays (dragon)\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('{"players": [\n', "line 1, column 14"),
+        ('{"players": [', "line 1, column 14"),
+        ('{"players": [}\n', "line 1, column 14"),
+        ('{"players":\n [\n', "line 2, column 3"),
+    ],
+)
+def test_a_json_error_in_one_line_of_input_says_line_1(text, where):
+    status, _, err = run("score", stdin=text)
+    assert status == 2
+    assert err.startswith(f"error: {where}: ")
