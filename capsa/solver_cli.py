@@ -60,6 +60,11 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
 # --- review -------------------------------------------------------------------------------
 
 
+def _value(value: object) -> object:
+    """A value as ``arrange`` prints its ``expected``: four decimals."""
+    return round(value, 4) if isinstance(value, float) else value
+
+
 def _review_args(p: argparse.ArgumentParser) -> None:
     _rules_arg(p)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
@@ -88,5 +93,6 @@ def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         paid = ", ".join(preset.specials) or "none"
         raise CapsaError(f"--declare {args.declare}: not a special {preset.name} pays ({paid})")
     review = review_hand(cards, preset, args.opponents, (back, middle, front), args.declare)
-    stdout.write(json.dumps(review.to_dict() | {"best_choice": review.is_best}) + "\n")
+    answer = review.to_dict() | {"best_choice": review.is_best}
+    stdout.write(json.dumps({k: _value(v) for k, v in answer.items()}) + "\n")
     return 0

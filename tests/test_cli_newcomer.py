@@ -5,6 +5,7 @@ default, a bad choice lists the choices as typed, the installed command calls it
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,11 @@ from pathlib import Path
 import pytest
 
 from capsa.cli import COMMANDS, build_parser, main, program_name
+from capsa.i18n import LANGS, t
+from capsa.match import seat_from_dict
+from capsa.presets import get_preset
+from capsa.scoring import score_round
+from capsa.showdown import pair_line
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,3 +139,31 @@ def test_a_json_error_in_one_line_of_input_says_line_1(text, where):
     status, _, err = run("score", stdin=text)
     assert status == 2
     assert err.startswith(f"error: {where}: ")
+
+
+def test_review_rounds_its_values_as_arrange_does():
+    cards = "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C".split()
+    rows = ["--back", " ".join(cards[:5]), "--middle", " ".join(cards[5:10])]
+    status, out, _ = run("review", *rows, "--front", " ".join(cards[10:]))
+    review = json.loads(out)
+    status, out, _ = run("arrange", "--level", "hard", *cards)
+    arranged = json.loads(out)
+    for key in ("played_value", "best_value", "rows_value", "loss"):
+        assert review[key] == round(review[key], 4), key
+    # the coach values settings as arrange --level hard does: the same number, shown alike
+    assert review["best_value"] == arranged["expected"]
+
+
+def test_method_2_4s_point_for_most_rows_says_whose_it_is():
+    players = [
+        {"name": "Ana", "back": "2S 2H 2C 2D 9C", "middle": "KS KH KD 5C 5D", "front": "AS AH 3C"},
+        {"name": "Budi", "back": "5S 6S 7S 8S 9S", "middle": "QS QH QC 7D 7C", "front": "AC AD 4C"},
+    ]
+    result = score_round(
+        [seat_from_dict(p) for p in players],
+        get_preset("chinese-poker", {"method": "2-4"}),
+    )
+    line = pair_line(result, result.pairs[0], "en")
+    assert "+1 to Budi for most rows" in line  # Budi won the front and the back
+    for lang in LANGS:
+        assert "Budi" in t("sd.extra_majority", lang, units=1, name="Budi")
