@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from functools import partial
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -68,43 +69,40 @@ class Metrics:
         self.interactions = Counter(
             "capsa_interactions", "Interactions received, by kind", ["kind"], registry=r
         )
-        self.ack_seconds = Histogram(
+        histogram = partial(Histogram, registry=r)
+        self.ack_seconds = histogram(
             "capsa_interaction_ack_seconds",
             "From an interaction's creation to Discord's answer to its acknowledgement",
             buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.showdown_seconds = Histogram(
+        self.showdown_seconds = histogram(
             "capsa_showdown_seconds",
             "From a round's last hand locked in to its showdown posted",
             buckets=LATENCY_BUCKETS,
-            registry=r,
+        )
+        self.timer_lag = histogram(
+            "capsa_timer_lag_seconds",
+            "How late a timer set by this process was claimed, after its due time",
+            buckets=LAG_BUCKETS,
+        )
+        self.db_seconds = histogram(
+            "capsa_db_transaction_seconds",
+            "Database transactions, by repository operation",
+            ["operation"],
+            buckets=DB_BUCKETS,
         )
         self.rounds_scored = Counter("capsa_rounds_scored", "Rounds scored", registry=r)
-        self.open_tables = Gauge(
-            "capsa_open_tables", "Tables in a lobby or playing (the whole database)", registry=r
-        )
         self.rest_requests = Counter(
             "capsa_rest_requests",
             "Requests to Discord's REST API, by method, route and status (error: no answer)",
             ["method", "route", "status"],
             registry=r,
         )
-        self.timer_lag = Histogram(
-            "capsa_timer_lag_seconds",
-            "How late a timer set by this process was claimed, after its due time",
-            buckets=LAG_BUCKETS,
-            registry=r,
+        self.open_tables = Gauge(
+            "capsa_open_tables", "Tables in a lobby or playing (the whole database)", registry=r
         )
         self.worker_queue = Gauge(
             "capsa_worker_queue_depth", "Jobs waiting for a worker process", registry=r
-        )
-        self.db_seconds = Histogram(
-            "capsa_db_transaction_seconds",
-            "Database transactions, by repository operation",
-            ["operation"],
-            buckets=DB_BUCKETS,
-            registry=r,
         )
         self.last_claim: float | None = None  # when the timer loop last looked (clock)
         self.late: tuple[float, float] | None = None  # (when, how late) of the latest late timer
