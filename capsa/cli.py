@@ -311,8 +311,10 @@ def rules_output(topic: str, preset: str, lang: str, markdown: bool) -> str:
         raise CapsaError(t("rules.unknown", lang, topic=topic, topics=", ".join((*TOPICS, ALL))))
     topics = TOPICS if key == ALL else (key,)
     presets = tuple(PRESETS.values()) if preset == ALL else (get_preset(preset),)
-    if not markdown:
-        return "\n".join(page_text(rules_page(tp, p, lang)) for p in presets for tp in topics)
+    if not markdown:  # worded for a terminal: the table, and this program's rules command
+        command = f"{program_name()} rules"
+        pages = (rules_page(tp, p, lang, terminal=command) for p in presets for tp in topics)
+        return "\n".join(page_text(page) for page in pages)
     if len(topics) == 1 and len(presets) == 1:
         return page_markdown(rules_page(topics[0], presets[0], lang))
     return rules_document(topics, presets, lang, rules_command_line(key, preset, lang))
@@ -335,7 +337,7 @@ COMMANDS: dict[str, Command] = {
 def program_name(argv0: str | None = None) -> str:
     """How the program was started: ``capsa`` (the installed command) or ``python -m capsa``."""
     name = Path(sys.argv[0] if argv0 is None else argv0).name
-    return "python -m capsa" if name in ("__main__.py", "-m", "") else name
+    return "capsa" if name == "capsa" else "python -m capsa"  # the console script, or -m
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,9 @@ from capsa.i18n import LANGS, t
 from capsa.match import seat_from_dict
 from capsa.presets import get_preset
 from capsa.scoring import score_round
+from capsa.settings import ROUNDS
 from capsa.showdown import pair_line
+from data.repository import GuildSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,8 +70,9 @@ def test_a_bad_level_lists_the_levels_as_typed(command):
 def test_the_program_names_itself_as_it_was_started():
     assert program_name("/usr/local/bin/capsa") == "capsa"
     assert program_name("/repo/capsa/__main__.py") == "python -m capsa"
+    assert program_name("/usr/bin/pytest") == "python -m capsa"  # anything else: -m
     status, _, err = run("play", "--players", "9")
-    assert f"see '{program_name()} play --help'" in err
+    assert "see 'python -m capsa play --help'" in err
 
 
 def test_python_m_capsa_keeps_its_own_name():
@@ -167,3 +171,32 @@ def test_method_2_4s_point_for_most_rows_says_whose_it_is():
     assert "+1 to Budi for most rows" in line  # Budi won the front and the back
     for lang in LANGS:
         assert "Budi" in t("sd.extra_majority", lang, units=1, name="Budi")
+
+
+TERMINAL_WORDS = {
+    "en": ("server", "bot", "/capsa", "DM"),
+    "id": ("server", "bot", "/capsa", "DM"),
+    "zh-CN": ("服务器", "机器人", "/capsa", "私信"),
+    "vi": ("server", "bot", "/capsa", "nhắn riêng"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_in_a_terminal_speak_of_the_table(lang):
+    status, out, _ = run("rules", "all", "--rules", "all", "--lang", lang)
+    assert status == 0
+    lowered = out.lower()
+    for word in TERMINAL_WORDS[lang]:
+        assert re.search(rf"(?<!\w){re.escape(word.lower())}(?!\w)", lowered) is None, word
+    assert "python -m capsa rules scoring" in out  # the topics as this program takes them
+    # the Markdown reference stays the bot's, word for word
+    status, md, _ = run("rules", "overview", "--lang", lang, "--markdown")
+    assert "/capsa" in md
+
+
+def test_the_default_number_of_rounds_is_the_same_everywhere():
+    rounds = ROUNDS.default
+    assert build_parser("capsa").parse_args(["play"]).rounds == rounds
+    status, out, _ = run("rules", "overview")
+    assert f"({rounds} by default" in out
+    assert GuildSettings(guild_id=1).rounds == rounds  # a server's tables, before /capsa settings
