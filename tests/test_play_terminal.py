@@ -6,6 +6,7 @@ while its Markdown stays as written."""
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import re
 import select
@@ -18,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from capsa.i18n import LANGS, count_of, number, t
+from capsa.cli import main
+from capsa.i18n import LANGS, catalog, count_of, number, t
 from capsa.play import ROUNDS_WORDS
 from capsa.terminal import display_width, wrap, wrap_line
 
@@ -208,3 +210,22 @@ def test_one_round_and_two_rounds():
     assert count_of(ROUNDS_WORDS, 2, "en") == "2 rounds"
     for lang in LANGS:
         assert "(s)" not in t("play.final", lang, rounds=count_of(ROUNDS_WORDS, 1, lang))
+
+
+def test_chinese_text_of_the_terminal_uses_full_width_punctuation():
+    chinese = catalog("zh-CN")
+    mixed = re.compile(r"[\u4e00-\u9fff][()',;?!:]|[()',;?!:][\u4e00-\u9fff]")
+    terminal = [k for k in chinese if k.startswith("play.") or k.endswith(".terminal")]
+    assert len(terminal) > 40
+    assert [k for k in terminal if mixed.search(chinese[k])] == []
+    assert "（y/n）" in chinese["play.lock"]
+
+
+def test_the_numbers_shown_are_explained_once_a_match():
+    out, err = io.StringIO(), io.StringIO()
+    args = ["play", "--players", "2", "--rounds", "5", "--seed", "1", "--lang", "id"]
+    assert main(args, io.StringIO("a\ny\na\ny\n"), out, err) == 0
+    text = out.getvalue()
+    assert text.count(t("play.numbers_note", "id")) == 1
+    auto = re.search(r"sekitar (-?\d+(?:,\d)?) poin", text)
+    assert auto is not None and "." not in auto.group(1), "Indonesian writes -0,5"
