@@ -229,3 +229,21 @@ def test_the_numbers_shown_are_explained_once_a_match():
     assert text.count(t("play.numbers_note", "id")) == 1
     auto = re.search(r"sekitar (-?\d+(?:,\d)?) poin", text)
     assert auto is not None and "." not in auto.group(1), "Indonesian writes -0,5"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_setting_and_the_showdown_list_the_rows_in_one_order(lang):
+    out = io.StringIO()
+    args = ["play", "--players", "2", "--rounds", "5", "--seed", "1", "--lang", lang]
+    main(args, io.StringIO("a\ny\n"), out, io.StringIO())
+    text = out.getvalue()
+    names = [t(f"pos.{p}", lang) for p in ("front", "middle", "back")]
+
+    def order(block: str) -> list[str]:
+        found = [(block.find(name), name) for name in names]
+        assert all(at >= 0 for at, _ in found), block
+        return [name for _, name in sorted(found)]
+
+    setting = text.split(t("play.setting", lang).strip())[1].split(t("play.showdown", lang))[0]
+    yours = text.split(t("play.showdown", lang))[1].split("==", 3)[2]
+    assert order(setting) == order(yours) == names  # front on top, as laid on the table
