@@ -109,3 +109,11 @@ def test_a_payloads_token_field_is_redacted():
         """{'id': '1', 'token': '<redacted>', "x": 1}"""
     )
     assert redact('{"token": "abcdef"}') == '{"token": "<redacted>"}'
+
+
+def test_a_bad_log_format_is_one_line(monkeypatch):
+    monkeypatch.setenv("LOG_FORMAT", "xml")
+    with pytest.raises(ValueError, match=r"^LOG_FORMAT='xml' must be one of text, json: "):
+        Config.from_env()
+    monkeypatch.setenv("LOG_FORMAT", "JSON")
+    assert Config.from_env().log_format == "json"
