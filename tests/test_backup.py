@@ -11,6 +11,7 @@ while the copy was taken."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
 import sqlite3
@@ -162,14 +163,15 @@ def test_a_wrong_argument_is_one_line(tmp_path, capsys, args, message):
 
 def test_the_default_is_the_database_of_env_and_postgres_is_pg_dumps(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    # data.backup loads .env into os.environ: a copy of it, put back after the test
+    monkeypatch.setattr(os, "environ", os.environ.copy())
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("DATABASE_PATH", None)
     (tmp_path / "mine.sqlite3").write_bytes(b"")
     sqlite3.connect(tmp_path / "mine.sqlite3").close()
     (tmp_path / ".env").write_text("DATABASE_PATH=mine.sqlite3\n")
     assert main(["--to", "copy.sqlite3"]) == 0
     assert (tmp_path / "copy.sqlite3").is_file()
-    monkeypatch.setenv("DATABASE_URL", "postgresql://u:secret@h:5432/d")
     done = subprocess.run(
         [sys.executable, "-m", "data.backup", "--to", "x"],
         cwd=tmp_path, env={"PYTHONPATH": str(ROOT), "DATABASE_URL": "postgresql://u:secret@h/d"},

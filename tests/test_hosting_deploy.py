@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import shutil
 import subprocess
 import sys
@@ -48,9 +49,11 @@ def test_the_units_setting_wins_over_the_env_file(tmp_path, monkeypatch):
     it blank. bot.py's load_dotenv does not override the environment."""
     env = tmp_path / ".env"
     env.write_text("SHARD_IDS=\nSHARD_COUNT=2\nDATABASE_URL=postgresql://u@h:5432/d\n")
+    # load_dotenv writes to os.environ: a copy of it, put back after the test
+    monkeypatch.setattr(os, "environ", os.environ.copy())
     for name in ("SHARD_COUNT", "DATABASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("SHARD_IDS", "1")
+        os.environ.pop(name, None)
+    os.environ["SHARD_IDS"] = "1"
     load_dotenv(env)
     assert Config.from_env().shard_ids == (1,)
 

@@ -46,16 +46,16 @@ async def test_no_secret_in_any_log_line(fake_discord: FakeDiscord, pg_url, tmp_
     env = {"DATABASE_URL": url, "LOG_LEVEL": "DEBUG", "LOG_FORMAT": log_format}
     proc = await start_bot_process(fake, tmp_path / "unused.sqlite3", log, env=env, timeout=60)
     try:
-        await alice.slash("capsa new", channel=chan, seats=4, rounds=5, timeout=20)
-        lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
+        await alice.slash("capsa new", channel=chan, seats=4, rounds=5, timeout=60)
+        lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels(), timeout=60)
         # Discord answers one acknowledgement with 429 and one channel post with 500
         fake.faults.rate_limit(re.compile(r"/interactions/\d+/[^/]+/callback$"), times=1)
         fake.faults.server_error(re.compile(rf"/channels/{chan.id}/messages$"), times=1)
-        await bob.click(lobby, "Join")
-        await alice.click(lobby, "Start")
-        await play_builder(alice, await alice.latest_dm(timeout=20))
-        await play_builder(bob, await bob.latest_dm(timeout=20))
-        await fake.wait_for_message(chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=30)
+        await bob.click(lobby, "Join", timeout=30)
+        await alice.click(lobby, "Start", timeout=30)
+        await play_builder(alice, await alice.latest_dm(timeout=60))
+        await play_builder(bob, await bob.latest_dm(timeout=60))
+        await fake.wait_for_message(chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=60)
     finally:
         await stop_bot_process(proc, grace=10)
 

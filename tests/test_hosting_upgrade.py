@@ -15,7 +15,8 @@ async def test_a_failing_migration_stops_the_bot_with_one_line(fake_discord, tmp
         conn.execute("CREATE TABLE players (something TEXT)")
     conn.close()
     log = tmp_path / "bot.log"
-    proc = await spawn_bot_process(fake_discord, db, log, env={"LOG_LEVEL": "INFO"})
+    env = {"LOG_LEVEL": "INFO", "DATABASE_URL": ""}  # this SQLite file, whatever is set
+    proc = await spawn_bot_process(fake_discord, db, log, env=env)
     assert await asyncio.wait_for(proc.wait(), 60) == 2
     lines = log.read_text(encoding="utf-8").splitlines()
     last = lines[-1]
