@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import base64
+import binascii
+import json
 import logging
 import os
+import re
+import sqlite3
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TypeVar
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from discord import app_commands
@@ -20,6 +28,9 @@ from dotenv import load_dotenv
 
 from cogs.components import Refusal
 from cogs.discord_endpoints import apply_endpoints
+from cogs.health import HealthServer, MetricsUnavailable
+from cogs.lobby import LOBBY_PERMISSIONS
+from cogs.metrics import Metrics, metered
 from cogs.replies import refuse, report_error
 from cogs.translator import CapsaTranslator
 from cogs.worker_pool import WorkerPool
@@ -42,6 +53,13 @@ NO_TOKEN = (
     "(see .env.example)."
 )
 
+NO_APPLICATION_ID = (
+    "--invite needs the application id: set DISCORD_TOKEN (its first part is the id) or"
+    " APPLICATION_ID (the Developer Portal's General Information page) in your .env file."
+)
+LOG_FORMATS = ("text", "json")
+INVITE_SCOPES = ("bot", "applications.commands")
+
 
 @dataclass(frozen=True)
 class Config:
@@ -57,6 +75,10 @@ class Config:
     shard_count: int | None = None  # over all processes; None: Discord's recommendation
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all
     coach: bool = True  # review every person's hand after each showdown (COACH=off: on demand)
+    application_id: int | None = None  # None: read from the token
+    log_format: str = "text"  # or "json": one JSON object a line
+    metrics_port: int | None = None  # /healthz and /metrics; None: off
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def from_env(cls) -> Config:
@@ -79,6 +101,10 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             coach=_switch("COACH", cls.coach),
+            application_id=_number("APPLICATION_ID", int, cls.application_id),
+            log_format=_choice("LOG_FORMAT", LOG_FORMATS),
+            metrics_port=_port("METRICS_PORT"),
+            metrics_host=os.environ.get("METRICS_HOST", "").strip() or cls.metrics_host,
         )
 
 
@@ -104,6 +130,25 @@ def _switch(name: str, default: bool) -> bool:
     if value is None:
         raise ValueError(f"{name}={text!r} must be on or off: fix it in your .env file")
     return value
+
+
+def _choice(name: str, choices: tuple[str, ...]) -> str:
+    """A setting that is one of ``choices`` (the first when unset)."""
+    text = os.environ.get(name, "").strip().lower()
+    if not text:
+        return choices[0]
+    if text not in choices:
+        raise ValueError(
+            f"{name}={text!r} must be one of {', '.join(choices)}: fix it in your .env file"
+        )
+    return text
+
+
+def _port(name: str) -> int | None:
+    port = _number(name, int, None)
+    if port is not None and not 0 < port < 65536:
+        raise ValueError(f"{name}={port} is not a port (1 to 65535): fix it in your .env file")
+    return port
 
 
 def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | None]:
@@ -150,6 +195,93 @@ def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | Non
     return count, tuple(ids)
 
 
+# --- the invite link -----------------------------------------------------------------------
+
+
+def application_id_from_token(token: str) -> int | None:
+    """The application (bot user) id a bot token starts with: its first part, in base64."""
+    first = token.strip().split(".", 1)[0]
+    try:
+        raw = base64.b64decode(first + "=" * (-len(first) % 4), altchars=b"-_", validate=True)
+        text = raw.decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def invite_permissions() -> discord.Permissions:
+    """What the bot needs in a table's channel: the very names the lobby checks."""
+    return discord.Permissions(**dict.fromkeys(LOBBY_PERMISSIONS, True))
+
+
+def invite_url(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id, permissions=invite_permissions(), scopes=INVITE_SCOPES
+    )
+
+
+# --- logs ---------------------------------------------------------------------------------
+
+REDACTED = "<redacted>"
+# an interaction token in a path (/interactions/{id}/{token}/callback, /webhooks/{id}/{token})
+# or as a payload's "token" field
+_PATH_TOKEN = re.compile(r"((?:interactions|webhooks)/\d+/)[^/\s'\"?]+")
+_FIELD_TOKEN = re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+""")
+
+
+class Redactor:
+    """Takes the bot's token, the database password and interaction tokens out of a text."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        text = _PATH_TOKEN.sub(r"\1" + REDACTED, text)
+        return _FIELD_TOKEN.sub(r"\1" + REDACTED, text)
+
+
+def secrets_of(config: Config) -> list[str]:
+    found = [config.token]
+    if config.database_url:
+        url = yarl.URL(config.database_url)
+        found += [url.password or "", url.raw_password or ""]
+    return found
+
+
+class LineFormatter(logging.Formatter):
+    """One line an event (a traceback's lines joined with " | "), as text or as a JSON
+    object, with every secret taken out."""
+
+    def __init__(self, redact: Redactor, json_lines: bool = False) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self.redact, self.json_lines = redact, json_lines
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not self.json_lines:
+            return self.redact(super().format(record)).replace("\n", " | ")
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps({k: self.redact(v) for k, v in entry.items()}, ensure_ascii=False)
+
+
+def setup_logging(config: Config) -> None:
+    """Every log line to stderr (journald keeps them), at ``LOG_LEVEL``."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(LineFormatter(Redactor(secrets_of(config)), config.log_format == "json"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, config.log_level, logging.INFO))
+    logging.captureWarnings(True)  # a library's warning is a log line too
+
+
 class CapsaTree(app_commands.CommandTree):
     """One error handler for the whole command tree: a refusal a command raised is told to
     the person in their language; anything else is reported as an error."""
@@ -177,6 +309,7 @@ class CapsaBot(commands.AutoShardedBot):
     def __init__(self, config: Config, executor: Executor | None = None) -> None:
         # No voice here: discord.py's warnings that voice libraries are missing are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.metrics = Metrics()  # cogs/metrics.py; served on METRICS_PORT
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -189,10 +322,14 @@ class CapsaBot(commands.AutoShardedBot):
             shard_count=config.shard_count,
             # None (all shards) is discord.py's default, though its option type says list
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
+            http_trace=self.metrics.trace(),  # REST counts (cheap; served with METRICS_PORT)
         )
         self.config = config
         self.workers = WorkerPool(config.solver_workers, executor)  # process-wide
         self._repo: Repository | None = None
+        self.health: HealthServer | None = None
+        if config.metrics_port is not None:
+            self.add_listener(self._count_interaction, "on_interaction")
 
     @property
     def repo(self) -> Repository:
@@ -202,13 +339,31 @@ class CapsaBot(commands.AutoShardedBot):
         return self._repo
 
     async def open_database(self) -> None:
-        self._repo = await open_repository(
-            self.config.database_path, database_url=self.config.database_url
-        )
+        try:
+            repo = await open_repository(
+                self.config.database_path, database_url=self.config.database_url
+            )
+        except (sqlite3.Error, asyncpg.PostgresError) as err:  # a migration, or not a database
+            raise DatabaseFailed(err) from None
+        self._repo = repo if self.config.metrics_port is None else metered(repo, self.metrics)
+
+    async def _count_interaction(self, interaction: discord.Interaction) -> None:
+        self.metrics.interaction(interaction)
+
+    def invite_url(self) -> str | None:
+        """The link that adds this bot to a server (None before login without APPLICATION_ID)."""
+        app_id = self.config.application_id or self.application_id
+        return invite_url(app_id) if app_id else None
 
     async def setup_hook(self) -> None:
         self.workers.warm_up()  # start the solver worker now, not on the first deal
         await self.open_database()
+        if self.config.metrics_port is not None:
+            self.health = HealthServer(self, self.config.metrics_host, self.config.metrics_port)
+            await self.health.start()
+        link = self.invite_url()
+        if link:
+            log.info("invite link (add the bot to a server): %s", link)
         await self.tree.set_translator(CapsaTranslator())
         for extension in EXTENSIONS:  # the Capsa cog resumes the open tables as it loads
             await self.load_extension(extension)
@@ -232,6 +387,8 @@ class CapsaBot(commands.AutoShardedBot):
         # Unloading the extensions first stops the tables' timers and background jobs
         # (Capsa.cog_unload), so nothing writes to the database after it closes.
         await super().close()
+        if self.health is not None:
+            await self.health.stop()
         if self._repo is not None:
             await self._repo.close()
         self.workers.shutdown()
@@ -240,20 +397,39 @@ class CapsaBot(commands.AutoShardedBot):
 CapsaInteraction = discord.Interaction[CapsaBot]
 
 
-def main() -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bot.py",
+        description="Capsa Susun for Discord. Settings come from .env (see .env.example).",
+    )
+    parser.add_argument(
+        "--invite",
+        action="store_true",
+        help="print the link that adds the bot to a server, and exit without connecting",
+    )
+    return parser.parse_args([] if argv is None else argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python bot.py [--invite]``; ``argv`` None: no arguments."""
+    args = _arguments(argv)
     load_dotenv()
     try:
         config = Config.from_env()
     except ValueError as err:
         print(err, file=sys.stderr)
         return 2
+    if args.invite:
+        app_id = config.application_id or application_id_from_token(config.token)
+        if app_id is None:
+            print(NO_APPLICATION_ID, file=sys.stderr)
+            return 2
+        print(invite_url(app_id))
+        return 0
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=getattr(logging, config.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    setup_logging(config)
     try:
         apply_endpoints(config.api_base, config.gateway_url)
     except ValueError as err:
@@ -277,13 +453,29 @@ def main() -> int:
     except Unreachable as err:
         print(err, file=sys.stderr)
         return 1
+    except DatabaseFailed as err:
+        print(err, file=sys.stderr)
+        return 2
+    except MetricsUnavailable as err:
+        print(err, file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "DISCORD_TOKEN was refused by Discord: check the token in your .env file.",
             file=sys.stderr,
         )
         return 2
+    finally:
+        _join_threads()
     return 0
+
+
+def _join_threads(timeout: float = 10.0) -> None:
+    """Wait for the threads still ending (the worker pool's, which ``close`` asked to stop):
+    the interpreter's exit races that thread and can print a stray traceback otherwise."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(timeout)
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -295,6 +487,19 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     except ImportError:
         return None
     return uvloop.new_event_loop
+
+
+class DatabaseFailed(Exception):
+    """The database could not be opened or brought to the current schema. Each migration is
+    one transaction: the one that failed left nothing behind."""
+
+    def __init__(self, error: Exception) -> None:
+        what = " ".join(str(error).split()) or type(error).__name__
+        super().__init__(
+            f"The database could not be opened or brought up to date ({what}). Nothing of a"
+            " failed migration was kept and the bot stopped: fix the cause and start it again,"
+            " or go back to the version you upgraded from and its backup (README, Upgrading)."
+        )
 
 
 class Unreachable(Exception):
@@ -328,4 +533,4 @@ async def _run(bot: CapsaBot) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -14,7 +14,8 @@ import difflib
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn, TextIO
 
 from capsa.cards import CapsaError, parse_cards
@@ -28,6 +29,7 @@ from capsa.presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from capsa.rules_text import TOPICS, RulesPage, rules_command, rules_page
 from capsa.scoring import score_round
 from capsa.solver_cli import cmd_arrange, cmd_review
+from capsa.terminal import display_width, output_width, wrap
 
 # The keys ``score`` reads; any other key is refused. A table's options are checked by
 # the preset itself (Preset.with_options names the ones it allows).
@@ -38,6 +40,41 @@ PLAYER_KEYS = ("name", "back", "middle", "front", "declare", "surrender", "foul"
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, status 2
         raise CapsaError(f"{message} (see '{self.prog} --help')")
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        """A value outside the choices lists them as they are typed ("easy, normal, hard"),
+        not as Python writes them."""
+        choices = action.choices
+        if choices is not None and value not in choices:
+            shown = ", ".join(str(c) for c in choices)
+            raise argparse.ArgumentError(action, f"invalid choice: '{value}' (choose from {shown})")
+
+
+class _Help(argparse.HelpFormatter):
+    """Choices as they are typed: {easy,normal,hard}, not Python's names for them."""
+
+    def _metavar_formatter(
+        self, action: argparse.Action, default_metavar: str
+    ) -> Callable[[int], tuple[str, ...]]:
+        if action.metavar is None and action.choices is not None:
+            names = "{" + ",".join(str(c) for c in action.choices) + "}"
+            return lambda size: (names,) * size
+        return super()._metavar_formatter(action, default_metavar)
+
+
+def _complete_help(parser: argparse.ArgumentParser) -> None:
+    """Every option gets a line of help with its default: one without help text says its
+    choices, and any default but none/false is added ("(default: normal)")."""
+    for action in parser._actions:
+        if action.help == argparse.SUPPRESS or not action.option_strings:
+            continue
+        text = action.help or ""
+        if not text and action.choices is not None:
+            text = "one of " + ", ".join(str(c) for c in action.choices)
+        default = action.default
+        if default not in (None, False, [], argparse.SUPPRESS) and "default" not in text:
+            text = f"{text} (default: %(default)s)" if text else "default: %(default)s"
+        action.help = text or "optional"
 
 
 def _check_keys(data: dict, allowed: Sequence[str], where: str) -> None:
@@ -110,7 +147,11 @@ def decode_json(text: str, line: int | None = None) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        where = f"line {line or err.lineno}, column {err.colno}"
+        lineno, colno = err.lineno, err.colno
+        lines = text.rstrip("\r\n").split("\n")
+        if line is None and lineno > len(lines):  # ran off the end of the last line
+            lineno, colno = len(lines), len(lines[-1].rstrip("\r")) + 1
+        where = f"line {line or lineno}, column {colno}"
         extra = line is None and err.msg == "Extra data"  # several objects without --batch?
         hint = "; for one object a line, use --batch" if extra else ""
         raise LocatedError(f"{where}: {json_reason(err.msg)} (invalid JSON{hint})") from None
@@ -174,10 +215,10 @@ def _plain(text: str) -> str:
 def page_text(page: RulesPage) -> str:
     """A rules page as the terminal shows it: the embed's title, intro and fields."""
     title = _plain(page.title)
-    out = [title, "=" * len(title), _plain(page.intro)]
+    out = [title, "=" * display_width(title), _plain(page.intro)]
     for heading, body in page.sections:
         heading = _plain(heading)
-        out += ["", heading, "-" * len(heading), _plain(body)]
+        out += ["", heading, "-" * display_width(heading), _plain(body)]
     return "\n".join(out) + "\n"
 
 
@@ -270,15 +311,19 @@ def rules_output(topic: str, preset: str, lang: str, markdown: bool) -> str:
         raise CapsaError(t("rules.unknown", lang, topic=topic, topics=", ".join((*TOPICS, ALL))))
     topics = TOPICS if key == ALL else (key,)
     presets = tuple(PRESETS.values()) if preset == ALL else (get_preset(preset),)
-    if not markdown:
-        return "\n".join(page_text(rules_page(tp, p, lang)) for p in presets for tp in topics)
+    if not markdown:  # worded for a terminal: the table, and this program's rules command
+        command = f"{program_name()} rules"
+        pages = (rules_page(tp, p, lang, terminal=command) for p in presets for tp in topics)
+        return "\n".join(page_text(page) for page in pages)
     if len(topics) == 1 and len(presets) == 1:
         return page_markdown(rules_page(topics[0], presets[0], lang))
     return rules_document(topics, presets, lang, rules_command_line(key, preset, lang))
 
 
 def cmd_rules(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    stdout.write(rules_output(args.topic, args.rules, args.lang, args.markdown))
+    text = rules_output(args.topic, args.rules, args.lang, args.markdown)
+    # text wraps to the terminal's width; Markdown stays as written (its lines are meant)
+    stdout.write(text if args.markdown else wrap(text, output_width(stdout)))
     return 0
 
 
@@ -289,11 +334,23 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m capsa", description="Capsa Susun engine")
+def program_name(argv0: str | None = None) -> str:
+    """How the program was started: ``capsa`` (the installed command) or ``python -m capsa``."""
+    name = Path(sys.argv[0] if argv0 is None else argv0).name
+    return "capsa" if name == "capsa" else "python -m capsa"  # the console script, or -m
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=prog or program_name(), description="Capsa Susun engine", formatter_class=_Help
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for c in COMMANDS.values():
-        c.configure(sub.add_parser(c.name, help=c.help, description=c.help))
+        command_parser = sub.add_parser(
+            c.name, help=c.help, description=c.help, formatter_class=_Help
+        )
+        c.configure(command_parser)
+        _complete_help(command_parser)
     return parser
 
 

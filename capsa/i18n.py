@@ -96,3 +96,21 @@ def lang_from_locale(locale: str | None) -> str:
 def rank_word(rank: int, lang: str, plural: bool = False) -> str:
     """A rank (2 to 14) as row names use it: "ace"/"aces" in English, "As" in Indonesian."""
     return t(f"rank.{rank}.plural" if plural else f"rank.{rank}", lang)
+
+
+def number(value: float, lang: str, digits: int = 1, sign: bool = False) -> str:
+    """``value`` as ``lang`` writes numbers: at most ``digits`` decimals (none for a whole
+    number), its own decimal mark ("-0,8" in Indonesian and Vietnamese), a plus sign on a
+    positive value with ``sign``."""
+    rounded = round(value, digits)
+    text = f"{rounded:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{rounded:.0f}"
+    if text in ("-0", ""):
+        text = "0"
+    text = text.replace(".", t("num.decimal", lang))
+    return f"+{text}" if sign and rounded > 0 else text
+
+
+def count_of(forms: tuple[str, str], count: int, lang: str) -> str:
+    """The first key of ``forms`` for 1, else the second: "1 round", "2 rounds" (the same
+    text twice where the language has one form)."""
+    return t(forms[0] if count == 1 else forms[1], lang, count=count)

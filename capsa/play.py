@@ -29,15 +29,16 @@ from capsa.cards import CapsaError, Card, check_setting, deal, format_cards, par
 from capsa.coach import Origin, review_hand, review_text
 from capsa.commands import command
 from capsa.hands import evaluate, is_fouled
-from capsa.i18n import DEFAULT_LANG, LANGS, has, t
+from capsa.i18n import DEFAULT_LANG, LANGS, count_of, has, number, t
 from capsa.match import Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, Preset, get_preset
 from capsa.scoring import Seat
 from capsa.settings import BOT_LEVEL, ROUNDS, SEATS
-from capsa.showdown import showdown_text, signed
+from capsa.showdown import ROW_ORDER, showdown_text, signed
 from capsa.solver import Arrangement, Rows, arrange
 from capsa.specials import find_setting, holds
+from capsa.terminal import display_width, output_width, wrap
 
 # The letters a person types instead of cards: the same in every language (the prompts
 # and the help name them).
@@ -48,6 +49,7 @@ BACK_KEY = "b"  # at the middle row: type the back row again
 QUIT_KEY = "q"
 REVIEW_KEY = "r"  # the coach's review of the hand of the round before
 QUIT_WORDS = (QUIT_KEY, "quit", "exit")
+ROUNDS_WORDS = ("play.rounds.one", "play.rounds.other")  # "1 round", "2 rounds"
 EXIT_INTERRUPTED = 130  # Ctrl-C: the standings are shown, then the shell's usual status
 
 # A row's size error in the catalogue, by row: each language names its own row its own way.
@@ -80,17 +82,36 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "(repeat for several)",
     )
     low, high = SEATS.bounds
-    p.add_argument("--players", type=int, default=SEATS.default, choices=range(low, high + 1))
-    # a short match by default: the terminal game is a quick one
-    p.add_argument("--rounds", type=int, default=min(ROUNDS.choices), choices=ROUNDS.choices)
+    p.add_argument(
+        "--players",
+        type=int,
+        default=SEATS.default,
+        choices=range(low, high + 1),
+        help="players at the table, you and the computers",
+    )
+    # the same default as the bot's tables and the rules pages (capsa.settings)
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS.default,
+        choices=ROUNDS.choices,
+        help="rounds in the match",
+    )
     p.add_argument(
         "--level",
         default=BOT_LEVEL.default,
         choices=BOT_LEVEL.choices,
         help="computer players and auto-arrange",
     )
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--lang", default=DEFAULT_LANG, choices=LANGS)
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the same seed deals the same match (default: a new deal every time)",
+    )
+    p.add_argument(
+        "--lang", default=DEFAULT_LANG, choices=LANGS, help="the language of every message"
+    )
 
 
 def table_options(pairs: Sequence[tuple[str, object]]) -> dict[str, object]:
@@ -115,9 +136,12 @@ class _Terminal:
     def __init__(self, stdin: TextIO, stdout: TextIO, lang: str):
         self.stdin, self.stdout, self.lang = stdin, stdout, lang
         try:
-            self.echo = not stdin.isatty()  # piped input: show what was read
+            self.interactive = stdin.isatty()
         except (AttributeError, ValueError):
-            self.echo = True
+            self.interactive = False
+        self.echo = not self.interactive  # piped input: show what was read
+        self.width = output_width(stdout)  # None: not a terminal, nothing is wrapped
+        self.numbers_explained = False
 
     def text(self, msg: str, /, **values: object) -> str:
         return t(msg, self.lang, **values)
@@ -126,10 +150,24 @@ class _Terminal:
         self.write(self.text(msg, **values) if msg else "")
 
     def write(self, line: str) -> None:
-        self.stdout.write(line + "\n")
+        self.stdout.write(wrap(line, self.width) + "\n")
+
+    def points(self, value: float) -> str:
+        """Expected points as this language writes them: "+1.5", "-0,8"."""
+        return number(value, self.lang, sign=True)
+
+    def explain_numbers(self) -> None:
+        """Once a match: why the values shown here and the coach's differ a little."""
+        if not self.numbers_explained:
+            self.numbers_explained = True
+            self.say("play.numbers_note")
 
     def ask(self, msg: str, /, **values: object) -> str:
-        self.stdout.write(self.text(msg, **values))
+        prompt = self.text(msg, **values)
+        wrapped = wrap(prompt, self.width)
+        if wrapped != prompt and prompt.endswith(" ") and not wrapped.endswith(" "):
+            wrapped += " "
+        self.stdout.write(wrapped)
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:
@@ -189,7 +227,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
             text = showdown_text(result, match.totals, len(match.results), match.length, args.lang)
             term.write(text)
             last = played
-            if not match.finished:
+            if term.interactive:  # the showdown stays on the screen until Enter
+                _pause(term, last, match.finished)
+            elif not match.finished:
                 term.say("play.review_hint", letter=REVIEW_KEY)
             elif _offer_review(term):
                 _show_review(term, last)
@@ -204,7 +244,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
         status = EXIT_INTERRUPTED
     if match.results:
         term.say()
-        term.say("play.final", count=len(match.results))
+        term.say("play.final", rounds=count_of(ROUNDS_WORDS, len(match.results), args.lang))
         for s in match.standings():
             term.say("play.place", place=s.place, name=s.name, total=signed(s.total))
     return status
@@ -216,7 +256,8 @@ def _options_text(term: _Terminal, preset: Preset) -> str:
     if preset.method is not None:
         parts.append(term.text("play.opt.method", method=preset.method))
     if preset.room_fee:
-        parts.append(term.text("play.opt.room_fee", rate=f"{preset.room_fee_rate * 100:g}"))
+        rate = number(preset.room_fee_rate * 100, term.lang, digits=2)
+        parts.append(term.text("play.opt.room_fee", rate=rate))
     if preset.surrender:
         parts.append(
             term.text("play.opt.surrender", letter=SURRENDER_KEY, cost=preset.surrender_cost)
@@ -247,10 +288,6 @@ class _Played:
     origin: Origin
 
 
-def _points(value: float) -> str:
-    return signed(round(value, 1))
-
-
 def _human_seat(term: _Terminal, hand: _Hand) -> _Played:
     term.say("play.cards", cards=format_cards(hand.cards, symbols=True))
     special = hand.advice.special
@@ -269,8 +306,8 @@ def _human_seat(term: _Terminal, hand: _Hand) -> _Played:
                 {"y": "rows", DECLARE_KEY: "declare", "n": "again"},
                 special=special_name(special, term.lang),
                 letter=DECLARE_KEY,
-                special_points=_points(hand.advice.special_value or 0.0),
-                rows_points=_points(hand.advice.ordinary_expected),
+                special_points=term.points(hand.advice.special_value or 0.0),
+                rows_points=term.points(hand.advice.ordinary_expected),
             )
             if choice == "rows":
                 return _Played(hand, seat, origin)
@@ -289,11 +326,12 @@ def _offer_special(term: _Terminal, hand: _Hand, special: str) -> None:
         "play.special_offer",
         special=special_name(special, term.lang),
         value=hand.preset.specials[special],
-        special_points=_points(a.special_value or 0.0),
-        rows_points=_points(a.ordinary_expected),
+        special_points=term.points(a.special_value or 0.0),
+        rows_points=term.points(a.ordinary_expected),
         letter=DECLARE_KEY,
     )
     term.say("play.advice_declare" if a.declare else "play.advice_rows")
+    term.explain_numbers()
 
 
 def _declared_rows(hand: _Hand, special: str, rows: Rows) -> Rows:
@@ -322,7 +360,8 @@ def _ask_rows(term: _Terminal, hand: _Hand) -> tuple[Rows | None, bool]:
             continue
         if key == AUTO_KEY:
             level = term.text(f"choice.{hand.level}")
-            term.say("play.auto", level=level, points=_points(hand.advice.ordinary_expected))
+            term.say("play.auto", level=level, points=term.points(hand.advice.ordinary_expected))
+            term.explain_numbers()
             return hand.advice.ordinary, True
         if key == SURRENDER_KEY and hand.preset.surrender:
             return None, False
@@ -402,12 +441,14 @@ def _show_setting(term: _Terminal, hand: _Hand, seat: Seat) -> None:
         return
     term.say("play.setting")
     names = {p: position_name(p, term.lang) for p in POSITIONS}
-    width = max(len(n) for n in names.values())
-    for position, cards in zip(POSITIONS, seat.setting, strict=True):
-        row = evaluate(cards)
+    width = max(display_width(n) for n in names.values())
+    rows = dict(zip(POSITIONS, seat.setting, strict=True))
+    for position in ROW_ORDER:  # as the showdown lists them
+        row = evaluate(rows[position])
+        label = names[position] + ":"
         term.say(
             "play.setting_row",
-            row=(names[position] + ":").ljust(width + 1),
+            row=label + " " * (width + 1 - display_width(label)),
             cards=format_cards(row.cards, symbols=True),
             hand=row_name(row, term.lang),
         )
@@ -438,6 +479,24 @@ def _ask_choice(term: _Terminal, msg: str, answers: dict[str, _T], /, **values: 
 
 
 # --- the coach ----------------------------------------------------------------------------
+
+
+def _pause(term: _Terminal, played: _Played, last_round: bool) -> None:
+    """At a terminal, after a showdown: Enter goes on (to the next round, or after the last
+    to the standings); the review letter shows the coach's review first."""
+    key = "play.next_last" if last_round else "play.next"
+    while True:
+        try:
+            answer = term.ask(key, letter=REVIEW_KEY).lower()
+        except _EOF:
+            if last_round:
+                term.say()
+                return
+            raise
+        if answer == REVIEW_KEY:
+            _show_review(term, played)
+        elif not answer:
+            return
 
 
 def _offer_review(term: _Terminal) -> bool:

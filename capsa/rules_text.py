@@ -95,11 +95,36 @@ def rules_command(lang: str, topic: str | None = None) -> str:
     return f"{command} {t(_TOPIC_OPTION, lang)}:{t(f'rules.topic.{topic}', lang)}"
 
 
-def commands(lang: str) -> dict[str, str]:
-    """The commands a page may name: ``cmd_rules`` and ``cmd_<topic>`` for every topic."""
+def commands(lang: str, terminal: str | None = None) -> dict[str, str]:
+    """The commands a page may name: ``cmd_rules`` and ``cmd_<topic>`` for every topic;
+    with ``terminal`` (the command line's "capsa rules"), as typed there."""
+    if terminal is not None:
+        return {"cmd_rules": terminal} | {f"cmd_{topic}": f"{terminal} {topic}" for topic in TOPICS}
     return {"cmd_rules": rules_command(lang)} | {
         f"cmd_{topic}": rules_command(lang, topic) for topic in TOPICS
     }
+
+
+# The pages printed in a terminal speak of the table, not of the server or the bot: these
+# texts have a terminal wording (the rest is the same in both places).
+TERMINAL_WORDING = {
+    "rules.overview.intro": "rules.overview.intro.terminal",
+    "rules.overview.round.b": "rules.overview.round.b.terminal",
+    "rules.setting.builder.h": "rules.setting.builder.h.terminal",
+    "rules.setting.builder.b": "rules.setting.builder.b.terminal",
+    "rules.setting.timer.b": "rules.setting.timer.b.terminal",
+    "rules.setting.timeout.auto": "rules.setting.timeout.auto.terminal",
+    "rules.setting.timeout.either": "rules.setting.timeout.either.terminal",
+    "rules.setting.special.b": "rules.setting.special.b.terminal",
+    "rules.setting.invalid.h": "rules.setting.invalid.h.terminal",
+    "rules.setting.invalid.b": "rules.setting.invalid.b.terminal",
+    "rules.presets.intro": "rules.presets.intro.terminal",
+    "rules.presets.h.current": "rules.presets.h.current.terminal",
+}
+
+
+def _worded(key: str, terminal: str | None) -> str:
+    return TERMINAL_WORDING.get(key, key) if terminal is not None else key
 
 
 def words(preset: Preset, lang: str) -> dict[str, str]:
@@ -112,12 +137,12 @@ class _Text:
     """``t`` for one preset's pages: every template may name the preset's words and the
     commands (:func:`commands`)."""
 
-    def __init__(self, preset: Preset, lang: str) -> None:
-        self.lang = lang
-        self.words = words(preset, lang) | commands(lang)
+    def __init__(self, preset: Preset, lang: str, terminal: str | None = None) -> None:
+        self.lang, self.terminal = lang, terminal
+        self.words = words(preset, lang) | commands(lang, terminal)
 
     def __call__(self, key: str, **values: object) -> str:
-        return t(key, self.lang, **{**self.words, **values})
+        return t(_worded(key, self.terminal), self.lang, **{**self.words, **values})
 
 
 def _state(flag: bool, tx: _Text) -> str:
@@ -226,15 +251,17 @@ def _method_text(preset: Preset, tx: _Text) -> str:
 Sections = list[tuple[str, str]]
 
 
-def _overview(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
-    tx = _Text(preset, lang)
+def _overview(
+    preset: Preset, lang: str, terminal: str | None = None, **_: object
+) -> tuple[str, Sections]:
+    tx = _Text(preset, lang, terminal)
     suits = (
         "rules.overview.suits.none"
         if preset.suit_tiebreak == "none"
         else "rules.overview.suits.used"
     )
     more = "\n".join(
-        tx("rules.overview.more.line", command=rules_command(lang, topic))
+        tx("rules.overview.more.line", command=tx.words[f"cmd_{topic}"])
         for topic in TOPICS
         if topic != "overview"
     )
@@ -277,9 +304,10 @@ def _setting(
     lang: str,
     turn_seconds: int | None = None,
     timeout_action: str | None = None,
+    terminal: str | None = None,
     **_: object,
 ) -> tuple[str, Sections]:
-    tx = _Text(preset, lang)
+    tx = _Text(preset, lang, terminal)
     secs = tx("rules.setting.timer.secs", n=turn_seconds) if turn_seconds else ""
     action = tx(f"rules.setting.timeout.{timeout_action or 'either'}")
     special = "rules.setting.special.b" if preset.specials else "rules.setting.special.none"
@@ -293,8 +321,10 @@ def _setting(
     ]
 
 
-def _scoring(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
-    tx = _Text(preset, lang)
+def _scoring(
+    preset: Preset, lang: str, terminal: str | None = None, **_: object
+) -> tuple[str, Sections]:
+    tx = _Text(preset, lang, terminal)
     units = preset.scoring == "units"
     mode = tx(f"rules.mode.{preset.scoring}", method=_method_name(preset, lang))
     note = tx("rules.scoring.fee_note") if preset.room_fee else ""
@@ -380,8 +410,10 @@ def _row_heading(position: str, lang: str) -> str:
     return t(f"rules.bonuses.row.h.{position}", lang)  # each language's own wording
 
 
-def _bonuses(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
-    tx = _Text(preset, lang)
+def _bonuses(
+    preset: Preset, lang: str, terminal: str | None = None, **_: object
+) -> tuple[str, Sections]:
+    tx = _Text(preset, lang, terminal)
     units = preset.scoring == "units"
     line_key = "rules.bonuses.line.units" if units else "rules.bonuses.line.value"
     sections: Sections = []
@@ -415,8 +447,10 @@ def _bonuses(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
     return intro, sections
 
 
-def _specials(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
-    tx = _Text(preset, lang)
+def _specials(
+    preset: Preset, lang: str, terminal: str | None = None, **_: object
+) -> tuple[str, Sections]:
+    tx = _Text(preset, lang, terminal)
     sections: Sections = []
     paid = [s for s in SPECIALS if s in preset.specials]
     for special in paid:
@@ -442,9 +476,9 @@ def _specials(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
     return tx("rules.specials.intro"), sections
 
 
-def _preset_summary(preset: Preset, lang: str) -> str:
+def _preset_summary(preset: Preset, lang: str, terminal: str | None = None) -> str:
     """One preset in a few lines, in that preset's own words."""
-    tx = _Text(preset, lang)
+    tx = _Text(preset, lang, terminal)
     units = preset.scoring == "units"
     rows = []
     for position in _BONUS_POSITIONS:
@@ -516,15 +550,22 @@ def _preset_summary(preset: Preset, lang: str) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
 
-def _presets(preset: Preset, lang: str, **_: object) -> tuple[str, Sections]:
+def _presets(
+    preset: Preset, lang: str, terminal: str | None = None, **_: object
+) -> tuple[str, Sections]:
     sections: Sections = []
+    current = _worded("rules.presets.h.current", terminal)
     for name, other in PRESETS.items():
         # The server's own preset is shown with its table options applied.
         shown = preset if name == preset.name else other
-        heading = t("rules.presets.h.current", lang, name=name) if name == preset.name else name
-        sections.append((heading, _preset_summary(shown, lang)))
+        heading = t(current, lang, name=name) if name == preset.name else name
+        sections.append((heading, _preset_summary(shown, lang, terminal)))
     intro = t(
-        "rules.presets.intro", lang, count=len(PRESETS), preset=preset.name, default=DEFAULT_PRESET
+        _worded("rules.presets.intro", terminal),
+        lang,
+        count=len(PRESETS),
+        preset=preset.name,
+        default=DEFAULT_PRESET,
     )
     return intro, sections
 
@@ -547,12 +588,15 @@ def rules_page(
     *,
     turn_seconds: int | None = None,
     timeout_action: str | None = None,
+    terminal: str | None = None,
 ) -> RulesPage:
     """The page for ``topic`` (``None`` or empty: overview) under ``preset``, in ``lang``.
 
     Optional server settings make the "setting" page exact: ``turn_seconds`` is the
     countdown length and ``timeout_action`` (``auto`` or ``foul``) what happens to a hand
-    not submitted in time; without them the page explains both choices.
+    not submitted in time; without them the page explains both choices. ``terminal``: the
+    command that prints the rules on a command line ("capsa rules"): the page is then worded
+    for a terminal (the table, not the server or the bot; that command's topics).
     An unknown topic raises :class:`CapsaError` naming it and the valid topics.
     """
     key = (topic or "overview").strip().lower()
@@ -561,7 +605,7 @@ def rules_page(
     if timeout_action not in (None, *TIMEOUT_ACTIONS):
         raise CapsaError(f"timeout_action must be 'auto' or 'foul', not {timeout_action!r}")
     intro, sections = _BUILDERS[key](
-        preset, lang, turn_seconds=turn_seconds, timeout_action=timeout_action
+        preset, lang, turn_seconds=turn_seconds, timeout_action=timeout_action, terminal=terminal
     )
     title = t("rules.title", lang, topic=t(f"rules.topic.{key}", lang), preset=preset.name)
     return RulesPage(title=title, intro=intro, sections=tuple(sections))

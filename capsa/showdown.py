@@ -73,7 +73,8 @@ def pair_line(result: RoundResult, pair: PairResult, lang: str = "en") -> str:
                 parts.append(t(key, lang, name=names[pair.sweep], mult=pair.multiplier))
         if pair.extra:
             key = "sd.extra_sweep" if pair.sweep is not None else "sd.extra_majority"
-            parts.append(t(key, lang, units=pair.extra))
+            won = [o.winner for o in pair.rows]  # the extra is the one who won more rows
+            parts.append(t(key, lang, units=pair.extra, name=names[max((i, j), key=won.count)]))
     elif pair.kind == "both_fouled":
         parts.append(t("sd.both_fouled", lang))
     elif pair.kind == "special":

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TextIO
 
-from capsa.cards import CapsaError, parse_cards
+from capsa.cards import CapsaError, check_setting, parse_cards
 from capsa.coach import review_hand
 from capsa.commands import command, run_batch
 from capsa.presets import get_preset
@@ -60,6 +60,11 @@ def cmd_arrange(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
 # --- review -------------------------------------------------------------------------------
 
 
+def _value(value: object) -> object:
+    """A value as ``arrange`` prints its ``expected``: four decimals."""
+    return round(value, 4) if isinstance(value, float) else value
+
+
 def _review_args(p: argparse.ArgumentParser) -> None:
     _rules_arg(p)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
@@ -82,9 +87,12 @@ def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         tuple(parse_cards(text.replace(",", " ").split()))
         for text in (args.back, args.middle, args.front)
     )
+    check_setting(None, back, middle, front)  # a row of the wrong size is named
     cards = [*back, *middle, *front]
     if args.declare is not None and not preset.pays(args.declare):
-        raise CapsaError(f"'{args.declare}' is not a special that {preset.name} pays")
+        paid = ", ".join(preset.specials) or "none"
+        raise CapsaError(f"--declare {args.declare}: not a special {preset.name} pays ({paid})")
     review = review_hand(cards, preset, args.opponents, (back, middle, front), args.declare)
-    stdout.write(json.dumps(review.to_dict() | {"best_choice": review.is_best}) + "\n")
+    answer = review.to_dict() | {"best_choice": review.is_best}
+    stdout.write(json.dumps({k: _value(v) for k, v in answer.items()}) + "\n")
     return 0

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+from dotenv import find_dotenv, load_dotenv
 
 from .postgres_db import DatabaseUnavailable, connect, redact
 from .postgres_db import migrate as migrate_postgres
@@ -210,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from", dest="source", required=True, metavar="SQLITE_FILE", help="data/capsa.sqlite3"
     )
+    load_dotenv(find_dotenv(usecwd=True))  # DATABASE_URL of .env, as the bot reads it
     url = os.environ.get("DATABASE_URL", "").strip()
     parser.add_argument(
         "--to",
@@ -217,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         required=not url,
         default=url or None,
         metavar="DATABASE_URL",
-        help="postgresql://user:password@host:port/database (default: $DATABASE_URL)",
+        help="postgresql://user:password@host:port/database (default: DATABASE_URL, from"
+        " the environment or .env)",
     )
     args = parser.parse_args(argv)
     source = Path(args.source)

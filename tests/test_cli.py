@@ -17,6 +17,7 @@ from capsa.i18n import DEFAULT_LANG, LANGS
 from capsa.match import seat_from_dict, seat_to_dict
 from capsa.presets import PRESETS, get_preset
 from capsa.rules_text import TOPICS, rules_page
+from capsa.terminal import display_width
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -433,6 +434,9 @@ def run_in_process(*args: str) -> tuple[int, str, str]:
     return status, stdout.getvalue(), stderr.getvalue()
 
 
+TERMINAL_RULES = "python -m capsa rules"  # how the tests start the program
+
+
 def _plain(text: str) -> str:
     return text.replace("*", "")  # Discord's bold and italics
 
@@ -440,12 +444,12 @@ def _plain(text: str) -> str:
 def test_rules_without_a_topic_is_the_overview_as_the_bot_shows_it() -> None:
     proc = run("rules")
     assert proc.returncode == 0 and proc.stderr == ""
-    page = rules_page(None, get_preset(None), DEFAULT_LANG)
+    page = rules_page(None, get_preset(None), DEFAULT_LANG, terminal=TERMINAL_RULES)
     lines = proc.stdout.splitlines()
     assert lines[0] == page.title and set(lines[1]) == {"="}
     assert _plain(page.intro) in proc.stdout
     for heading, body in page.sections:
-        assert f"\n\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in proc.stdout
+        assert f"\n\n{heading}\n{'-' * display_width(heading)}\n{_plain(body)}\n" in proc.stdout
     assert "**" not in proc.stdout  # Discord's bold is for Discord
 
 
@@ -455,10 +459,12 @@ def test_rules_without_a_topic_is_the_overview_as_the_bot_shows_it() -> None:
 def test_rules_every_page(topic, preset, lang) -> None:
     status, out, err = run_in_process("rules", topic, "--rules", preset, "--lang", lang)
     assert (status, err) == (0, "")
+    # the terminal's wording (the table, this program's commands); Markdown is Discord's
+    terminal = rules_page(topic, PRESETS[preset], lang, terminal=TERMINAL_RULES)
+    assert out.startswith(terminal.title + "\n") and "*" not in out
+    for heading, body in terminal.sections:
+        assert f"\n{heading}\n{'-' * display_width(heading)}\n{_plain(body)}\n" in out
     page = rules_page(topic, PRESETS[preset], lang)
-    assert out.startswith(page.title + "\n") and "*" not in out
-    for heading, body in page.sections:
-        assert f"\n{heading}\n{'-' * len(heading)}\n{_plain(body)}\n" in out
     status, md, err = run_in_process(
         "rules", topic, "--rules", preset, "--lang", lang, "--markdown"
     )
