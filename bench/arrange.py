@@ -56,6 +56,7 @@ from capsa.solver.monte_carlo import (
     candidate_rows,
     score_with,
     set_hands,
+    split_keys,
     subset_keys,
     surrender_points,
 )
@@ -247,11 +248,10 @@ def measure_hand(
     keeps each one's mean points on each half of the deals."""
     tables = _test_hand(n)
     opponents = players - 1
-    keys5, keys3 = subset_keys(tables, preset.suit_tiebreak)
-    k = np.arange(len(tables.valid))
-    cands = pareto_keys(
-        keys5[tables.back_subset(k)], keys5[tables.middle_subset(k)], keys3[tables.front_subset(k)]
+    keys = split_keys(
+        tables, subset_keys(tables, preset.suit_tiebreak), np.arange(len(tables.valid))
     )
+    cands = pareto_keys(keys[:, 0], keys[:, 1], keys[:, 2])
     cands = np.concatenate([cands, [c for c in extra if c not in cands]]).astype(np.intp)
     found = find_specials(tables, preset)
     special = best_special(found, preset)

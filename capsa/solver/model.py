@@ -345,6 +345,7 @@ def normal_splits(
     bound[no_front] = -np.inf
     flat5, flat3 = cls5.ravel(), cls3.ravel()
     sd_flat5, sd_flat3 = sd5.ravel(), sd3.ravel()
+    identity = sd5 is cls5
     best = np.full(n, -np.inf)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -356,16 +357,18 @@ def normal_splits(
         cb = flat5.take(at)[:, None]
         cm = flat5.take(middle)
         cf = flat3.take(front)
-        sm, sf = sd_flat5.take(middle), sd_flat3.take(front)
+        if identity:  # showdown classes are the strength classes
+            sm, sf = cm, cf
+        else:
+            sm, sf = sd_flat5.take(middle), sd_flat3.take(front)
         rows_sum = r_back.ravel().take(at)[:, None] + fm[R].take(sm) + ff[R].take(sf)
         reach = rows_sum + extra.ravel().take(at)[:, None] >= best.take(hand)[:, None]
         keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & reach).ravel())
         if not len(keep):
             return
         pair = keep // 56
-        ev = model.split_ev(
-            sd_flat5.take(at.take(pair)), sm.ravel().take(keep), sf.ravel().take(keep)
-        )
+        sb = cb.ravel().take(pair) if identity else sd_flat5.take(at.take(pair))
+        ev = model.split_ev(sb, sm.ravel().take(keep), sf.ravel().take(keep))
         h = hand.take(pair)
         np.maximum.at(best, h, ev)
         found.append((h, BY_BACK_SPLIT[back].ravel().take(keep), ev))

@@ -111,6 +111,20 @@ def subset_keys(
     )
 
 
+def split_keys(tables: HandTables, keys, splits: np.ndarray) -> np.ndarray:
+    """Showdown keys (N, 3: back, middle, front) of valid splits, from the hand's
+    subset_keys."""
+    keys5, keys3 = keys
+    return np.stack(
+        [
+            keys5[tables.back_subset(splits)],
+            keys5[tables.middle_subset(splits)],
+            keys3[tables.front_subset(splits)],
+        ],
+        axis=1,
+    )
+
+
 # --- exact pairwise scoring, vectorised ----------------------------------------------------
 
 
@@ -239,15 +253,7 @@ def top_candidates(
         return keep
     # the suit variants of those triples, less those beaten in every row by another
     variants = np.flatnonzero(np.isin(triple, triple[keep]))
-    keys5, keys3 = keys
-    k = np.stack(
-        [
-            keys5[tables.back_subset(variants)],
-            keys5[tables.middle_subset(variants)],
-            keys3[tables.front_subset(variants)],
-        ],
-        axis=1,
-    )
+    k = split_keys(tables, keys, variants)
     same = triple[variants][:, None] == triple[variants][None, :]
     beaten = (
         same & (k[None, :, :] >= k[:, None, :]).all(-1) & (k[None, :, :] > k[:, None, :]).any(-1)
