@@ -205,7 +205,7 @@ def _in_process(*args: str, stdin: str = "") -> tuple[int, str, str]:
 def test_arrange_takes_table_options_as_score_does() -> None:
     """--option KEY=VALUE, as score and play take them: the method changes the values, an
     option the preset does not allow or a bad value is refused with status 2."""
-    hand = "AS KH QS JD 9S 8H 7C 6S 5D 4C 3H 2S 2C".split()
+    hand = "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C".split()
     status, out, _ = _in_process("arrange", "--rules", "chinese-poker", *hand)
     one_six = json.loads(out)
     status, out, _ = _in_process(

@@ -26,7 +26,7 @@ ROWS_OVER_DRAGON = "AS KS QS JS TS 9H 8H 7H 6H 5H 4D 3D 2D"  # rows +82, the dra
 
 
 # a hand whose rows lose far more than a surrender costs at four players (chinese-poker)
-HOPELESS = "9S 8D 7H 6C 5D 4S 3H 2C 2D 3D 5C 6S 8H"
+HOPELESS = "AD KC QS JS JH 9D 8H 7S 6C 4H 3H 3D 2D"
 
 
 def _rows(text: str):

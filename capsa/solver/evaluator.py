@@ -202,6 +202,9 @@ def _build_by_back():
 
 
 BY_BACK_MIDDLE, BY_BACK_FRONT, BY_BACK_SPLIT = _build_by_back()  # (1287, 56) each
+# the back is the unordered split's A: where A and B are of one strength class, HandTables
+# (and so normal_choice) puts A in the back, and normal_splits does the same
+BY_BACK_IS_A = SPLIT_A[BY_BACK_SPLIT] == np.arange(len(C5))[:, None]
 
 
 def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -46,6 +46,7 @@ from capsa.presets import POSITIONS, PRESETS, SPECIALS, Preset
 from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
 from capsa.solver.evaluator import (
     BY_BACK_FRONT,
+    BY_BACK_IS_A,
     BY_BACK_MIDDLE,
     BY_BACK_SPLIT,
     CATEGORY,
@@ -363,7 +364,11 @@ def normal_splits(
             sm, sf = sd_flat5.take(middle), sd_flat3.take(front)
         rows_sum = r_back.ravel().take(at)[:, None] + fm[R].take(sm) + ff[R].take(sf)
         reach = rows_sum + extra.ravel().take(at)[:, None] >= best.take(hand)[:, None]
-        keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & reach).ravel())
+        # rows of one strength class go as HandTables orders them (the split's A in the
+        # back): the showdown classes of the two orientations may differ (sayapoker's
+        # flushes of the same ranks in two suits)
+        order = (cm < cb) | BY_BACK_IS_A[back]
+        keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & order & reach).ravel())
         if not len(keep):
             return
         pair = keep // 56
