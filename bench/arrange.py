@@ -336,13 +336,15 @@ def opponent_model(preset: Preset) -> str:
 def regret(n_hands: int, samples: int, workers: int, tables, sizes=(2, 3, 4), cache=None) -> None:
     models = {table: opponent_model(TABLES[table]) for table in tables}
     stored: dict[tuple, dict] = {}
+    kept: list[dict] = []  # other tables' records, written back as they were
     if cache and Path(cache).exists():
         for line in Path(cache).read_text().splitlines():
             record = json.loads(line)
-            if record.get("model") == models.get(record.get("table", "")):
-                stored[(record["table"], record["n"], record["players"], record["samples"])] = (
-                    record
-                )
+            if record.get("table") not in models:
+                kept.append(record)
+            elif record.get("model") == models[record["table"]]:
+                key = (record["table"], record["n"], record["players"], record["samples"])
+                stored[key] = record
     tasks = [
         (table, n, players, samples, stored.get((table, n, players, samples)))
         for table in tables
@@ -365,7 +367,8 @@ def regret(n_hands: int, samples: int, workers: int, tables, sizes=(2, 3, 4), ca
         pool.shutdown()
     took = time.perf_counter() - start
     if cache:
-        Path(cache).write_text("".join(json.dumps(r) + "\n" for r in stored.values()))
+        records = [*kept, *stored.values()]
+        Path(cache).write_text("".join(json.dumps(r) + "\n" for r in records))
     print(
         f"\nRegret, {n_hands} hands a table, {samples} normal-set opponent hands a hand "
         f"({took:.0f}s, {workers} workers"

@@ -18,6 +18,13 @@ more expected points than the rows, at every level (capsa.solver.model: its valu
 the chance that an opponent declares a higher, a lower or the same special; ``hard`` weighs
 both options on its Monte Carlo deals). The Arrangement always carries both options.
 
+Where the table allows surrender (chinese-poker's option), giving the hand up is a choice at
+every level: ``easy`` and ``normal`` surrender when their rows' value against an opponent
+is below the surrender's price (capsa.solver.model.should_surrender, the rule every
+normal-set opponent of ``hard`` follows too); ``hard`` values the surrender on its deals
+(the price to each opponent who stays in) beside its candidates and the special, and takes
+the best. ``Arrangement.surrender`` says so; its rows are then the ones it would have played.
+
 The layers import only downwards: evaluator -> model -> monte_carlo -> front.
 """
 

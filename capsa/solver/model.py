@@ -1,10 +1,14 @@
 """The `normal` and `easy` setters: expected points of a split from per-row win probabilities.
 
 As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
-read from a table indexed by the row's strength and position (``capsa/solver/row_tables.npz``,
-learned by self-play with ``python -m capsa.solver.build_tables`` until ``normal``'s own play
-matches it). The table holds, per position, how often an opponent's row of each strength
-class was seen; from it we derive for every class:
+read from a table indexed by the row's showdown class and position
+(``capsa/solver/row_tables.npz``: one table per preset, scoring method and table size,
+``table_name``; each learned by self-play on its own table with
+``python -m capsa.solver.build_tables`` until ``normal``'s own play matches it). A showdown
+class (capsa.solver.evaluator.ShowdownClasses) orders rows as the preset's showdown does,
+less the key card's suit: the strength class, except under sayapoker's ``early`` rule
+(flushes by suit first, pairs by their rank alone). The table holds, per position, how
+often an opponent's row of each class was seen; from it we derive for every class:
 
 - ``p``: chance to win the row (suit ties split 50/50 unless the preset pushes ties),
 - ``q``: chance to lose it,
@@ -23,8 +27,11 @@ a row's value the multiplier applies to (everything for ``multiply``, the base 1
 majority of rows (2-4) instead.
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
-and the rule (``should_declare``: by expected points) live here too: every level uses them
-for the hand being solved and capsa.solver.monte_carlo for every opponent it sets.
+and the rules (``should_declare``: by expected points; ``should_surrender``: where the
+table allows it, when the rows lose more than the surrender costs) live here too: every
+level uses them for the hand being solved and capsa.solver.monte_carlo for every opponent
+it sets. The room fee is left to hard's Monte Carlo (a share of a positive round total,
+it does not split into rows).
 
 ``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
 bench/arrange.py): the same splits, found without scoring every split.
