@@ -300,13 +300,17 @@ class HandTables:
                 flush = np.where(self.flush5, self.suits[C5[:, 0]], -1)
                 sd5 = order.of_rows(self.cls5, flush)
                 sd3 = order.plain[self.cls3]
-                found = (
-                    sd5,
-                    sd3,
-                    sd5.take(self.back_subset(np.arange(len(self.valid)))),
-                    sd5.take(self.middle_subset(np.arange(len(self.valid)))),
-                    sd3.take(SPLIT_F.take(self.valid)),
-                )
+                # a row's showdown class follows from its strength class but for a flush
+                # (its suit): the flush rows are read from their own subsets
+                back, middle = order.plain.take(self.back), order.plain.take(self.middle)
+                if self.flush5.any():
+                    for rows, classes, subset in (
+                        (back, self.back, self.back_subset),
+                        (middle, self.middle, self.middle_subset),
+                    ):
+                        flushes = np.flatnonzero(LEVEL.take(classes) == 5)
+                        rows[flushes] = sd5.take(subset(flushes))
+                found = (sd5, sd3, back, middle, order.plain.take(self.front))
             self._showdown[tiebreak] = found
         return found
 
