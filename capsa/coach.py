@@ -233,13 +233,23 @@ def review_job(
     cards: Sequence[Card],
     preset: Preset,
     opponents: int,
-    played: Rows,
+    played: Rows | None,
     declared: str | None,
     foul: bool,
     origin: Origin,
+    surrendered: bool = False,
 ) -> Review:
     """``review_hand`` with positional arguments only: a job for a worker process."""
-    return review_hand(cards, preset, opponents, played, declared, foul=foul, origin=origin)
+    return review_hand(
+        cards,
+        preset,
+        opponents,
+        played,
+        declared,
+        surrendered=surrendered,
+        foul=foul,
+        origin=origin,
+    )
 
 
 def _check_played(cards: Sequence[Card], played: Rows) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from capsa.cards import CapsaError, deal, parse_cards
 from capsa.cli import main
-from capsa.coach import Origin, Review, SpecialAdvice, review_hand
+from capsa.coach import Origin, Review, SpecialAdvice, review_hand, review_job
 from capsa.hands import evaluate, is_fouled
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
@@ -214,6 +214,9 @@ def test_a_surrender_costs_its_price():
     assert r.played is None and r.surrendered
     with pytest.raises(CapsaError, match="surrender"):
         review_hand(hand, get_preset("chinese-poker"), 3, None, surrendered=True)
+    # the worker job takes the surrender too (the cogs' background reviews)
+    job = review_job(hand, preset, 3, None, None, False, Origin.PLAYED, True)
+    assert job == r
 
 
 def test_declaring_a_dragon_worth_less_than_its_rows_is_called_out():
