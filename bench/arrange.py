@@ -45,17 +45,40 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from capsa.cards import DECK, deal
-from capsa.presets import get_preset
+from capsa.presets import Preset, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange, keep_memory
 from capsa.solver import model as solver_model
 from capsa.solver.evaluator import C3, C5, MASK5, HandTables, find_specials
 from capsa.solver.model import RowModel, best_special, normal_splits, preset_key, value_table
-from capsa.solver.monte_carlo import candidate_rows, score_with, set_hands, subset_keys
+from capsa.solver.monte_carlo import (
+    after_fee,
+    candidate_rows,
+    score_with,
+    set_hands,
+    split_keys,
+    subset_keys,
+    surrender_points,
+)
 
 PRESET = get_preset("standard")
 SEED = 424242
 LEVELS_MEASURED = ("normal", "hard")
+SPECIAL, SURRENDER = "special", "surrender"  # a level's choice that is not a split
+# Every preset with every option that changes what a hand is worth: the regret and speed
+# tables have a row for each of these at each table size.
+TABLES: dict[str, Preset] = {
+    "standard": get_preset("standard"),
+    "sayapoker": get_preset("sayapoker"),
+    "sayapoker room_fee": get_preset("sayapoker", {"room_fee": True}),
+    "indocapsa": get_preset("indocapsa"),
+    "chinese-poker 1-6": get_preset("chinese-poker"),
+    "chinese-poker 2-4": get_preset("chinese-poker", {"method": "2-4"}),
+    "chinese-poker 1-6 surrender": get_preset("chinese-poker", {"surrender": True}),
+    "chinese-poker 2-4 surrender": get_preset(
+        "chinese-poker", {"method": "2-4", "surrender": True}
+    ),
+}
 
 
 def greedy(hand):
@@ -113,14 +136,27 @@ def named(seat: Seat, i: int) -> Seat:
     return Seat(f"P{i}", seat.back, seat.middle, seat.front, declare=seat.declare)
 
 
-def _speed(level: str, hands: int) -> tuple[float, float]:
+def _speed(level: str, hands: int, preset: Preset = PRESET, opponents: int = 3):
+    """(median, p90) milliseconds of ``arrange`` at ``level`` over ``hands`` hands."""
     times = []
     for n in range(hands):
         hand = deal(4, seed=SEED + n)[0]
         start = time.perf_counter()
-        arrange(hand, PRESET, level, 3, seed=n)
+        arrange(hand, preset, level, opponents, seed=n)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1e3, float(np.percentile(times, 90)) * 1e3
+
+
+def speed(normal_hands: int, hard_hands: int, tables, sizes, memory: str) -> None:
+    print(f"Speed per hand (one process, {memory}); targets: normal median <= 1 ms, hard <= 100 ms")
+    print(f"{'table':<28} {'players':>7} {'level':<7} {'median ms':>9} {'p90 ms':>8} {'hands':>6}")
+    for name in tables:
+        preset = TABLES[name]
+        for players in sizes:
+            arrange(deal(4, seed=1)[0], preset, "normal", players - 1)  # load the tables
+            for level, n in (("normal", normal_hands), ("hard", hard_hands)):
+                med, p90 = _speed(level, n, preset, players - 1)
+                print(f"{name:<28} {players:>7} {level:<7} {med:>9.2f} {p90:>8.2f} {n:>6}")
 
 
 def _strength_chunk(args):
@@ -188,13 +224,13 @@ def _split_of(tables: HandTables, a) -> int:
     return int(np.flatnonzero(hit)[0])
 
 
-def _choices(n: int, players: int, tables: HandTables) -> dict:
-    """Each measured level's choice for the test hand: a valid split, or "special"."""
+def _choices(n: int, players: int, tables: HandTables, preset: Preset) -> dict:
+    """Each measured level's choice for the test hand: a valid split, SPECIAL or SURRENDER."""
     hand = [DECK[i] for i in tables.indices]
     out = {}
     for level in LEVELS_MEASURED:
-        a = arrange(hand, PRESET, level, players - 1, seed=n)
-        out[level] = "special" if a.declare else _split_of(tables, a)
+        a = arrange(hand, preset, level, players - 1, seed=n)
+        out[level] = SURRENDER if a.surrender else SPECIAL if a.declare else _split_of(tables, a)
     return out
 
 
@@ -202,24 +238,26 @@ def _test_hand(n: int) -> HandTables:
     return HandTables(np.array([c.index for c in deal(4, seed=SEED + 200000 + n)[0]]))
 
 
-def measure_hand(n: int, players: int, samples: int, extra=(), block: int = 600) -> dict:
-    """One test hand at one table size: every Pareto-undominated split (by showdown keys),
-    the splits in ``extra`` and declaring the special are scored on the same deals of the
-    unseen cards to normal-set opponents (``samples`` opponent hands). The record keeps
-    each one's mean points on each half of the deals."""
+def measure_hand(
+    n: int, preset: Preset, players: int, samples: int, extra=(), block: int = 600
+) -> dict:
+    """One test hand at one table: every Pareto-undominated split (by the preset's showdown
+    keys), the splits in ``extra``, declaring the special and surrendering (where the
+    table allows them) are scored on the same deals of the unseen cards to normal-set
+    opponents (``samples`` opponent hands), as round totals after any room fee. The record
+    keeps each one's mean points on each half of the deals."""
     tables = _test_hand(n)
     opponents = players - 1
-    keys5, keys3 = subset_keys(tables, PRESET.suit_tiebreak)
-    k = np.arange(len(tables.valid))
-    cands = pareto_keys(
-        keys5[tables.back_subset(k)], keys5[tables.middle_subset(k)], keys3[tables.front_subset(k)]
+    keys = split_keys(
+        tables, subset_keys(tables, preset.suit_tiebreak), np.arange(len(tables.valid))
     )
+    cands = pareto_keys(keys[:, 0], keys[:, 1], keys[:, 2])
     cands = np.concatenate([cands, [c for c in extra if c not in cands]]).astype(np.intp)
-    found = find_specials(tables, PRESET)
-    special = best_special(found, PRESET)
+    found = find_specials(tables, preset)
+    special = best_special(found, preset)
     special_rows = found.get(special) if special else None
-    values = value_table(PRESET)
-    my_keys, my_vals, my_special = candidate_rows(tables, PRESET, cands, special, values)
+    values = value_table(preset)
+    my_keys, my_vals, my_special = candidate_rows(tables, preset, cands, special, values)
     unseen = np.setdiff1d(np.arange(52), tables.indices)
     rng = np.random.default_rng([SEED, n, players])
     deals = -(-samples // opponents)
@@ -229,21 +267,15 @@ def measure_hand(n: int, players: int, samples: int, extra=(), block: int = 600)
         hands = np.stack(
             [rng.permutation(unseen)[: opponents * 13].reshape(opponents, 13) for _ in range(size)]
         )
-        seated = set_hands(hands.reshape(-1, 13), PRESET, opponents, values)
-        parts.append(
-            score_with(
-                PRESET,
-                my_keys,
-                my_vals,
-                my_special,
-                seated,
-                opponents,
-                tables,
-                special_rows,
-                special,
-            )
+        seated = set_hands(hands.reshape(-1, 13), preset, opponents, values)
+        points = score_with(
+            preset, my_keys, my_vals, my_special, seated, opponents, tables, special_rows, special
         )
-    points = np.concatenate(parts, axis=1)  # (candidates [+ special], deals)
+        if preset.surrender:
+            gave_up = surrender_points(preset, seated.surrender.reshape(-1, opponents))
+            points = np.vstack([points, gave_up[None]])
+        parts.append(after_fee(preset, points))
+    points = np.concatenate(parts, axis=1)  # (candidates [+ special] [+ surrender], deals)
     half = deals // 2
     return {
         "n": n,
@@ -252,6 +284,7 @@ def measure_hand(n: int, players: int, samples: int, extra=(), block: int = 600)
         "deals": deals,
         "cands": cands.tolist(),
         "special": special,
+        "surrender": preset.surrender,
         "half": np.stack(
             [points[:, :half].mean(axis=1), points[:, half:].mean(axis=1)], axis=1
         ).tolist(),
@@ -261,7 +294,13 @@ def measure_hand(n: int, players: int, samples: int, extra=(), block: int = 600)
 def level_regret(record: dict, chosen) -> tuple[float, float, bool]:
     """(regret, held-out regret, chose the best) of a choice, from a measured record."""
     half = np.array(record["half"])
-    row = len(half) - 1 if chosen == "special" else record["cands"].index(chosen)
+    n_cands = len(record["cands"])
+    if chosen == SURRENDER:
+        row = len(half) - 1
+    elif chosen == SPECIAL:
+        row = n_cands
+    else:
+        row = record["cands"].index(chosen)
     deals, first_half = record["deals"], record["deals"] // 2
     mean = (half[:, 0] * first_half + half[:, 1] * (deals - first_half)) / deals
     first, second = half[:, 0], half[:, 1]
@@ -271,77 +310,95 @@ def level_regret(record: dict, chosen) -> tuple[float, float, bool]:
 
 
 def _regret_task(args):
-    n, players, samples, record = args
-    choices = _choices(n, players, _test_hand(n))
-    splits = [c for c in choices.values() if c != "special"]
+    table, n, players, samples, record = args
+    preset = TABLES[table]
+    choices = _choices(n, players, _test_hand(n), preset)
+    splits = [c for c in choices.values() if c not in (SPECIAL, SURRENDER)]
     if record is None or any(c not in record["cands"] for c in splits):
-        record = measure_hand(n, players, samples, extra=splits)
+        record = measure_hand(n, preset, players, samples, extra=splits)
+    record["table"] = table
     return record, {level: level_regret(record, c) for level, c in choices.items()}
 
 
-def opponent_model() -> str:
-    """A fingerprint of normal (the opponents): its splits of 300 fixed hands, 1-3
-    opponents. A cached measurement is reused only while it is unchanged."""
+def opponent_model(preset: Preset) -> str:
+    """A fingerprint of normal (the opponents) on a table: its splits of 300 fixed hands,
+    1-3 opponents. A cached measurement is reused only while it is unchanged."""
     hands = np.sort(np.array([_test_hand(10**6 + i).indices for i in range(300)]), axis=1)
     digest = hashlib.sha1()
     for opponents in (1, 2, 3):
-        digest.update(normal_splits(hands, PRESET, opponents)[0].tobytes())
+        choice, value = normal_splits(hands, preset, opponents)[:2]
+        digest.update(choice.tobytes())
+        if preset.surrender:
+            digest.update((value < -preset.surrender_cost).tobytes())
     return digest.hexdigest()[:16]
 
 
-def regret(n_hands: int, samples: int, workers: int, sizes=(2, 3, 4), cache=None) -> None:
-    model = opponent_model()
+def regret(n_hands: int, samples: int, workers: int, tables, sizes=(2, 3, 4), cache=None) -> None:
+    models = {table: opponent_model(TABLES[table]) for table in tables}
     stored: dict[tuple, dict] = {}
+    kept: list[dict] = []  # other tables' records, written back as they were
     if cache and Path(cache).exists():
         for line in Path(cache).read_text().splitlines():
             record = json.loads(line)
-            if record.get("model") == model:
-                stored[(record["n"], record["players"], record["samples"])] = record
+            if record.get("table") not in models:
+                kept.append(record)
+            elif record.get("model") == models[record["table"]]:
+                key = (record["table"], record["n"], record["players"], record["samples"])
+                stored[key] = record
     tasks = [
-        (n, players, samples, stored.get((n, players, samples)))
+        (table, n, players, samples, stored.get((table, n, players, samples)))
+        for table in tables
         for players in sizes
         for n in range(n_hands)
     ]
-    reused = sum(t[3] is not None for t in tasks)
+    reused = sum(t[4] is not None for t in tasks)
     start = time.perf_counter()
-    results: dict[int, list[dict]] = {p: [] for p in sizes}
-    with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
-        for record, row in pool.map(_regret_task, tasks, chunksize=1):
-            results[record["players"]].append(row)
-            record["model"] = model
-            stored[(record["n"], record["players"], record["samples"])] = record
+    results: dict[tuple[str, int], list[dict]] = {(t, p): [] for t in tables for p in sizes}
+    if workers == 1:
+        done = map(_regret_task, tasks)
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=keep_memory)
+        done = pool.map(_regret_task, tasks, chunksize=1)
+    for record, row in done:
+        results[(record["table"], record["players"])].append(row)
+        record["model"] = models[record["table"]]
+        stored[(record["table"], record["n"], record["players"], record["samples"])] = record
+    if workers != 1:
+        pool.shutdown()
     took = time.perf_counter() - start
     if cache:
-        Path(cache).write_text("".join(json.dumps(r) + "\n" for r in stored.values()))
+        records = [*kept, *stored.values()]
+        Path(cache).write_text("".join(json.dumps(r) + "\n" for r in records))
     print(
-        f"\nRegret, standard, {n_hands} hands a table size, {samples} normal-set opponent hands "
-        f"a hand ({took:.0f}s, {workers} workers"
+        f"\nRegret, {n_hands} hands a table, {samples} normal-set opponent hands a hand "
+        f"({took:.0f}s, {workers} workers"
         + (f"; {reused} of {len(tasks)} measurements reused from {cache}" if reused else "")
         + ")"
     )
     print(
-        "every Pareto-undominated setting (by showdown keys), the levels' choices and the "
-        "special scored on the same deals;"
+        "every Pareto-undominated setting (by the preset's showdown keys), the levels' "
+        "choices, the special and surrender scored on the same deals (totals after any fee);"
     )
     print(
         "regret = best candidate's mean - the level's choice's mean (points a hand; the max "
-        "of noisy means is biased up);"
+        "of noisy means is biased up); targets: normal <= 0.02, hard <= 0.01"
     )
     print("held out = best on one half of the deals, valued on the other (biased down)")
     print(
-        f"{'players':>7} {'level':<7} {'regret':>7} {'s.e.':>6} {'held out':>9} {'s.e.':>6}"
-        f" {'not best':>8}"
+        f"{'table':<28} {'players':>7} {'level':<7} {'regret':>7} {'s.e.':>6} {'held out':>9}"
+        f" {'s.e.':>6} {'not best':>8}"
     )
-    for players in sizes:
-        rows = results[players]
-        for level in LEVELS_MEASURED:
-            values = np.array([r[level][0] for r in rows])
-            held = np.array([r[level][1] for r in rows])
-            worse = np.mean([not r[level][2] for r in rows])
-            print(
-                f"{players:>7} {level:<7} {values.mean():>7.3f} {_se(values):>6.3f} "
-                f"{held.mean():>9.3f} {_se(held):>6.3f} {worse:>8.0%}"
-            )
+    for table in tables:
+        for players in sizes:
+            rows = results[(table, players)]
+            for level in LEVELS_MEASURED:
+                values = np.array([r[level][0] for r in rows])
+                held = np.array([r[level][1] for r in rows])
+                worse = np.mean([not r[level][2] for r in rows])
+                print(
+                    f"{table:<28} {players:>7} {level:<7} {values.mean():>7.3f} "
+                    f"{_se(values):>6.3f} {held.mean():>9.3f} {_se(held):>6.3f} {worse:>8.0%}"
+                )
 
 
 def _se(values: np.ndarray) -> float:
@@ -372,6 +429,14 @@ def main(argv=None) -> int:
         "unchanged, so a new hard is measured on the same deals without the long run",
     )
     parser.add_argument("--only", choices=("speed", "strength", "regret"))
+    parser.add_argument(
+        "--tables",
+        default=",".join(TABLES),
+        help=f"tables for speed and regret (comma separated): {', '.join(TABLES)}",
+    )
+    parser.add_argument(
+        "--speed-players", default="2,3,4", help="table sizes for the speed (comma separated)"
+    )
     parser.add_argument("--pairings", default="hard:normal,normal:greedy,easy:normal,easy:greedy")
     parser.add_argument(
         "--old-tables",
@@ -388,18 +453,22 @@ def main(argv=None) -> int:
     if not args.no_keep_memory:
         keep_memory()
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
+    tables = [t.strip() for t in args.tables.split(",")]
+    unknown = [t for t in tables if t not in TABLES]
+    if unknown:
+        parser.error(f"unknown table {unknown[0]!r}: choose from {', '.join(TABLES)}")
     arrange(deal(4, seed=1)[0], PRESET)  # load tables
     if args.only in (None, "speed"):
         memory = "default allocator" if args.no_keep_memory else "keep_memory() as in the workers"
-        print(f"Speed per hand, standard, 3 opponents (one process, {memory})")
-        for level, n in (("normal", args.speed_hands), ("hard", args.hard_speed_hands)):
-            med, p90 = _speed(level, n)
-            print(f"{level:<8} median {med:7.2f} ms   p90 {p90:7.2f} ms   ({n} hands)")
+        sizes = tuple(int(p) for p in args.speed_players.split(","))
+        speed(args.speed_hands, args.hard_speed_hands, tables, sizes, memory)
     if args.only in (None, "strength"):
         strength(args.deals, args.workers, pairings, args.old_tables)
     if args.only in (None, "regret"):
         sizes = tuple(int(p) for p in args.regret_players.split(","))
-        regret(args.regret_hands, args.regret_samples, args.workers, sizes, args.regret_cache)
+        regret(
+            args.regret_hands, args.regret_samples, args.workers, tables, sizes, args.regret_cache
+        )
     assert DECK
     return 0
 

@@ -5,8 +5,10 @@
 that command prints) and scores the setting the person played on the same Monte Carlo
 deals: opponents dealt from the 39 unseen cards and set by ``normal``, each mean shrunk
 towards the row model's estimate as ``hard`` shrinks its own candidates
-(capsa.solver.monte_carlo.hard_choice). A fouled setting is scored on those deals too; a surrender
-costs exactly its price. What the choice cost is the best value less the played one.
+(capsa.solver.monte_carlo.hard_choice). A fouled setting is scored on those deals too, and
+so is a surrender (its price to each opponent who did not surrender too); where the table
+allows surrender, the best choice may be to surrender. What the choice cost is the best
+value less the played one.
 
 A review is a frozen :class:`Review`; ``to_dict``/``from_dict`` store it with the round.
 """
@@ -70,6 +72,8 @@ class Review:
     special: str | None  # the best special the hand holds that the preset pays
     special_value: float | None  # expected points of declaring it
     rows_value: float  # expected points of hard's best ordinary rows
+    best_surrender: bool = False  # hard surrenders the hand (best: the rows it would play)
+    surrender_value: float | None = None  # expected points of surrendering, where allowed
 
     @property
     def loss(self) -> float:
@@ -113,6 +117,8 @@ class Review:
             "special": self.special,
             "special_value": self.special_value,
             "rows_value": self.rows_value,
+            "best_surrender": self.best_surrender,
+            "surrender_value": self.surrender_value,
             "loss": self.loss,
         }
 
@@ -128,6 +134,7 @@ class Review:
         if best is None:
             raise ValueError("a stored review has no best setting")
         special_value = data.get("special_value")
+        surrender_value = data.get("surrender_value")
         return cls(
             cards=tuple(parse_cards(data["cards"])),
             opponents=int(data["opponents"]),
@@ -143,6 +150,8 @@ class Review:
             special=data.get("special"),
             special_value=None if special_value is None else float(special_value),
             rows_value=float(data["rows_value"]),
+            best_surrender=bool(data.get("best_surrender")),
+            surrender_value=None if surrender_value is None else float(surrender_value),
         )
 
 
@@ -189,7 +198,9 @@ def review_hand(
 
     solved = solve_indices(indices, preset, "hard", opponents, seed, rows_played, tables)
     if surrendered:
-        played_value = -float(preset.surrender_cost) * opponents
+        if solved.surrender_value is None:
+            raise CapsaError(f"{preset.name} does not allow surrender at this table")
+        played_value = solved.surrender_value
     elif declared is not None:
         if declared == solved.special and solved.special_value is not None:
             played_value = solved.special_value
@@ -213,6 +224,8 @@ def review_hand(
         special=solved.special,
         special_value=None if solved.special_value is None else float(solved.special_value),
         rows_value=float(solved.ordinary_expected),
+        best_surrender=solved.surrender,
+        surrender_value=solved.surrender_value,
     )
 
 
@@ -220,13 +233,23 @@ def review_job(
     cards: Sequence[Card],
     preset: Preset,
     opponents: int,
-    played: Rows,
+    played: Rows | None,
     declared: str | None,
     foul: bool,
     origin: Origin,
+    surrendered: bool = False,
 ) -> Review:
     """``review_hand`` with positional arguments only: a job for a worker process."""
-    return review_hand(cards, preset, opponents, played, declared, foul=foul, origin=origin)
+    return review_hand(
+        cards,
+        preset,
+        opponents,
+        played,
+        declared,
+        surrendered=surrendered,
+        foul=foul,
+        origin=origin,
+    )
 
 
 def _check_played(cards: Sequence[Card], played: Rows) -> None:
@@ -264,9 +287,9 @@ def _declared_value(
     odds = special_odds(tables.indices, preset)
     edge = special_edge(tables.indices, preset, declared)
     prior = declare_value(preset, odds, declared, edge) * opponents
-    _, _, value, _ = hard_choice(
+    value = hard_choice(
         tables, preset, opponents, ev, seed, odds, declared, found[declared], prior
-    )
+    ).special
     assert value is not None
     return value
 
@@ -316,7 +339,7 @@ def review_text(review: Review, lang: str) -> ReviewText:
         yours_title=t("rev.yours", lang, points=points(review.played_value)),
         yours=_setting_text(review.played, review.declared, review.surrendered, lang),
         best_title=t("rev.best", lang, points=points(review.best_value)),
-        best=_setting_text(review.best, review.best_declare, False, lang),
+        best=_setting_text(review.best, review.best_declare, review.best_surrender, lang),
         verdict=verdict,
         notes=tuple(notes),
         how=t("rev.how", lang, opponents=review.opponents),

@@ -197,6 +197,73 @@ def test_arrange_batch_answers_every_line() -> None:
     assert proc.stderr.splitlines() == [out[1]["error"], out[3]["error"]]
 
 
+def _in_process(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(args), io.StringIO(stdin), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_arrange_takes_table_options_as_score_does() -> None:
+    """--option KEY=VALUE, as score and play take them: the method changes the values, an
+    option the preset does not allow or a bad value is refused with status 2."""
+    hand = "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C".split()
+    status, out, _ = _in_process("arrange", "--rules", "chinese-poker", *hand)
+    one_six = json.loads(out)
+    status, out, _ = _in_process(
+        "arrange", "--rules", "chinese-poker", "--option", "method=2-4", *hand
+    )
+    two_four = json.loads(out)
+    assert status == 0 and one_six["expected"] != two_four["expected"]
+    assert "surrender" not in two_four
+    status, out, _ = _in_process(
+        "arrange", "--rules", "chinese-poker", "--option", "surrender=true", *hand
+    )
+    assert status == 0 and json.loads(out)["surrender"] is False
+    status, _, err = _in_process("arrange", "--option", "method=2-4", *hand)
+    assert status == 2 and "method" in err and "standard" in err
+    status, _, err = _in_process("arrange", "--rules", "chinese-poker", "--option", "method=3")
+    assert status == 2 and "'1-6' or '2-4'" in err
+
+
+def test_arrange_batch_with_options() -> None:
+    hands = ["AS KH QS JD 9S 8H 7C 6S 5D 4C 3H 2S 2C", "AS KS QS JS TS 9H 9D 9C 2H 2D 5C 6C 7C"]
+    args = ("arrange", "--rules", "sayapoker", "--option", "room_fee=true", "--batch")
+    status, out, _ = _in_process(*args, stdin="\n".join(hands) + "\n")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(lines) == 2
+    for hand, line in zip(hands, lines, strict=True):
+        single = _in_process(
+            "arrange", "--rules", "sayapoker", "--option", "room_fee", *hand.split()
+        )
+        assert json.loads(single[1]) == line
+
+
+def test_review_takes_options_and_batch() -> None:
+    """review --option as arrange; --batch answers one line a hand (rows, then optionally a
+    special or a surrender), a refused line in its place and status 2."""
+    rows = "AS KS QS JS TS / 9H 9D 9C 2H 2D / 5C 6C 7C"
+    flags = ("--rules", "chinese-poker", "--option", "surrender=true", "--opponents", "2")
+    back, middle, front = (part.strip() for part in rows.split("/"))
+    status, out, _ = _in_process(
+        "review", *flags, "--back", back, "--middle", middle, "--front", front
+    )
+    single = json.loads(out)
+    assert status == 0 and single["best_surrender"] is False and single["best_choice"]
+    stdin = f"{rows}\n{rows} / surrender\n{rows} / dragon\n\n"
+    status, out, err = _in_process("review", *flags, "--batch", stdin=stdin)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and len(lines) == 4
+    assert lines[0] == single
+    assert lines[1]["surrendered"] and lines[1]["played_value"] == lines[1]["surrender_value"]
+    assert lines[1]["loss"] > 0
+    assert lines[2]["error"].startswith("line 3: ") and "dragon" in lines[2]["error"]
+    assert lines[3]["error"].startswith("line 4: ") and "blank" in lines[3]["error"]
+    status, _, err = _in_process(
+        "review", "--back", back, "--middle", middle, "--front", front, "--surrender"
+    )
+    assert status == 2 and "surrender" in err
+
+
 def _ex1_with(path: tuple, value) -> str:
     payload = json.loads(json.dumps(EX1))
     target = payload

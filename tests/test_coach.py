@@ -11,7 +11,7 @@ import pytest
 
 from capsa.cards import CapsaError, deal, parse_cards
 from capsa.cli import main
-from capsa.coach import Origin, Review, SpecialAdvice, review_hand
+from capsa.coach import Origin, Review, SpecialAdvice, review_hand, review_job
 from capsa.hands import evaluate, is_fouled
 from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
@@ -23,6 +23,10 @@ from capsa.specials import holds
 from tests.test_solver import VARIANTS, _deal_with_specials, _random_setting, _sorted_cards
 
 ROWS_OVER_DRAGON = "AS KS QS JS TS 9H 8H 7H 6H 5H 4D 3D 2D"  # rows +82, the dragon 39
+
+
+# a hand whose rows lose far more than a surrender costs at four players (chinese-poker)
+HOPELESS = "AD KC QS JS JH 9D 8H 7S 6C 4H 3H 3D 2D"
 
 
 def _rows(text: str):
@@ -41,20 +45,68 @@ def _fouled_setting(hand, rng):
     return None
 
 
-@pytest.mark.parametrize("rules", list(PRESETS))
-def test_the_best_setting_is_what_arrange_hard_prints(rules):
-    preset = get_preset(rules)
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_the_best_setting_is_what_arrange_hard_prints(name):
+    """On every preset and option, at every table size: the review's best is hard's choice
+    (rows, special or surrender) and its value, and playing it costs nothing."""
+    preset = VARIANTS[name]
     for seed in range(4):
         opponents = 1 + seed % 3
         hand = deal(4, seed=100 + seed)[0]
         a = arrange(hand, preset, "hard", opponents)
-        r = review_hand(hand, preset, opponents, (a.back, a.middle, a.front), a.declare)
-        assert r.best == (a.back, a.middle, a.front)
+        rows = (a.back, a.middle, a.front)
+        r = review_hand(hand, preset, opponents, rows, a.declare, surrendered=a.surrender)
+        assert r.best == rows
         assert r.best_declare == a.declare
+        assert r.best_surrender == a.surrender
         assert r.best_value == pytest.approx(a.expected)
         assert r.rows_value == pytest.approx(a.ordinary_expected)
+        assert r.surrender_value == a.surrender_value
         assert r.played_value == pytest.approx(r.best_value)
         assert r.loss == 0.0 and r.is_best
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_a_hopeless_hand_is_best_surrendered_where_the_table_allows_it(name):
+    """The coach's best for a hand hard surrenders is the surrender, at its value; on a
+    table without surrender, the rows."""
+    preset = VARIANTS[name]
+    hand = parse_cards(HOPELESS)
+    a = arrange(hand, preset, "hard", 3)
+    r = review_hand(hand, preset, 3, a.ordinary)
+    assert r.best_surrender == a.surrender == preset.surrender
+    assert r.best_value == pytest.approx(a.expected)
+    if preset.surrender:
+        assert r.loss == pytest.approx(r.best_value - r.played_value) and r.loss > 0
+        assert Review.from_dict(json.loads(json.dumps(r.to_dict()))) == r
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_review_agrees_with_arrange_hard_on_the_command_line_with_options(name):
+    """For each preset, with each of its options switched on: ``review`` and ``arrange
+    --level hard`` given the same --rules and --option print the same best choice and value."""
+    preset = get_preset(name)
+    options = [f"{o}={'2-4' if o == 'method' else 'true'}" for o in sorted(preset.allowed_options)]
+    flags = [arg for option in options for arg in ("--option", option)]
+    for hand_text in ("QS JS TS 9H 8H 7C 6H 5S 4D 3D 5H 2S 2D", HOPELESS):
+        out = io.StringIO()
+        args = ["arrange", "--rules", name, *flags, "--level", "hard", "--opponents", "2"]
+        assert main([*args, *hand_text.split()], stdout=out) == 0
+        printed = json.loads(out.getvalue())
+        rows = [" ".join(printed[p]) for p in ("back", "middle", "front")]
+        out = io.StringIO()
+        review = ["review", "--rules", name, *flags, "--opponents", "2"]
+        review += ["--back", rows[0], "--middle", rows[1], "--front", rows[2]]
+        if printed.get("surrender"):
+            review.append("--surrender")
+        elif printed["declare"]:
+            review += ["--declare", printed["declare"]]
+        assert main(review, stdout=out) == 0
+        reviewed = json.loads(out.getvalue())
+        assert round(reviewed["best_value"], 4) == printed["expected"]
+        assert reviewed["best"] == [printed["back"], printed["middle"], printed["front"]]
+        assert reviewed["best_surrender"] == printed.get("surrender", False)
+        assert reviewed["best_choice"] and reviewed["loss"] == 0.0
 
 
 def test_the_review_agrees_with_the_command_line():
@@ -151,11 +203,20 @@ def test_a_fouled_setting_is_reviewed_as_fouled():
 
 
 def test_a_surrender_costs_its_price():
+    """A surrender is valued as hard values it: its price to each opponent who stays in on
+    hard's deals, the same value arrange reports."""
     preset = get_preset("chinese-poker", {"surrender": True})
     hand = deal(4, seed=2)[0]
     r = review_hand(hand, preset, 3, None, surrendered=True)
-    assert r.played_value == -preset.surrender_cost * 3
+    a = arrange(hand, preset, "hard", 3)
+    assert r.played_value == a.surrender_value == r.surrender_value
+    assert -preset.surrender_cost * 3 <= r.played_value < 0
     assert r.played is None and r.surrendered
+    with pytest.raises(CapsaError, match="surrender"):
+        review_hand(hand, get_preset("chinese-poker"), 3, None, surrendered=True)
+    # the worker job takes the surrender too (the cogs' background reviews)
+    job = review_job(hand, preset, 3, None, None, False, Origin.PLAYED, True)
+    assert job == r
 
 
 def test_declaring_a_dragon_worth_less_than_its_rows_is_called_out():

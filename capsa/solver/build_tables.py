@@ -1,14 +1,19 @@
-"""Regenerate capsa/solver/row_tables.npz: ``python -m capsa.solver.build_tables`` (fixed seed).
+"""Regenerate the row tables in capsa/solver/row_tables.npz, any or all of them:
+``python -m capsa.solver.build_tables`` (every table), ``--table chinese-poker.2-4.3p``
+(one; ``--list`` names them all). Fixed seeds: the same command writes the same tables.
 
-The table is, per position, how often an opponent's row falls in each strength class,
-learned by self-play: deal many 4-handed hands from a fixed seed and set them. Iteration
-0 sets them greedily (best back, best middle, rest front); every later iteration sets
-them with the ``normal`` setter (standard, 3 opponents) using the current table, and the
-next table is the average of the last half of the iterations' plays (fictitious play, so
-the table settles where ``normal``'s own play matches it instead of swinging). Each
-iteration prints the largest gap between the table it used and the play it produced
-(cumulative distribution, per position). The last iteration also measures ``sweep``: how
-often a hand sweeps another.
+There is one table per preset, scoring method and table size (capsa.solver.model.table_name:
+``standard.4p``, ``chinese-poker.2-4.2p``, ...): the options that change no row's value
+(the room fee, surrender) share their preset's. A table is, per position, how often an
+opponent's row falls in each showdown class (capsa.solver.evaluator.ShowdownClasses),
+learned by self-play on that table: deal many hands to that many players from a fixed seed
+and set them. Iteration 0 sets them greedily (best back, best middle, rest front); every
+later iteration sets them with the ``normal`` setter of that preset and table size using
+the current table, and the next table is the average of the last half of the iterations'
+plays (fictitious play, so the table settles where ``normal``'s own play matches it
+instead of swinging). Each iteration prints the largest gap between the table it used and
+the play it produced (cumulative distribution, per position). The last iteration also
+measures ``sweep``: how often a hand sweeps another.
 """
 
 from __future__ import annotations
@@ -16,70 +21,101 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from capsa.presets import get_preset
-from capsa.solver.evaluator import MASK3, MASK5, SPLIT_A, SPLIT_B, SPLIT_F, STRENGTHS, HandTables
+from capsa.presets import PRESETS, Preset, get_preset
+from capsa.solver.evaluator import (
+    MASK3,
+    MASK5,
+    SPLIT_A,
+    SPLIT_B,
+    SPLIT_F,
+    HandTables,
+    showdown_classes,
+    subset_showdown,
+)
 from capsa.solver.front import keep_memory
-from capsa.solver.model import TABLE_PATH, RowModel, normal_splits
+from capsa.solver.model import (
+    TABLE_PATH,
+    RowModel,
+    RowTable,
+    load_tables,
+    normal_splits,
+    save_tables,
+    table_name,
+)
 
 SEED = 20240611
 BLOCK = 1000  # hands set at once
+PLAYERS = (2, 3, 4)
 
 
-def greedy_rows(tables: HandTables) -> tuple[int, int, int]:
-    """Class ids (back, middle, front) of the greedy setting."""
+def table_presets() -> dict[str, tuple[Preset, int]]:
+    """Every table the solver ships: name -> (preset, players)."""
+    out = {}
+    for preset in PRESETS.values():
+        methods = [{"method": m} for m in ("1-6", "2-4")] if preset.method else [{}]
+        for options in methods:
+            variant = get_preset(preset.name, options)
+            for players in PLAYERS:
+                out[table_name(variant, players)] = (variant, players)
+    return out
+
+
+def greedy_rows(tables: HandTables, preset: Preset) -> tuple[int, int, int]:
+    """Showdown classes (back, middle, front) of the greedy setting."""
     back = int(np.argmax(tables.cls5))
     disjoint = (MASK5 & MASK5[back]) == 0
     mids = np.flatnonzero(disjoint)
     middle = int(mids[np.argmax(tables.cls5[mids])])
     used = int(MASK5[back] | MASK5[middle])
-    front = [i for i in range(13) if not used >> i & 1]
-    fcls = _front_class(tables, front)
-    return int(tables.cls5[back]), int(tables.cls5[middle]), fcls
+    front = int(np.flatnonzero(MASK3 == ((1 << 13) - 1) ^ used)[0])
+    sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
+    return int(sd5[back]), int(sd5[middle]), int(sd3[front])
 
 
-def _front_class(tables: HandTables, positions) -> int:
-    mask = sum(1 << p for p in positions)
-    f = int(np.flatnonzero(MASK3 == mask)[0])
-    return int(tables.cls3[f])
-
-
-def normal_rows(hands: np.ndarray, model: RowModel) -> np.ndarray:
-    """Class ids (back, middle, front) of normal's settings of hands (N, 13) under model."""
-    preset = get_preset("standard")
+def normal_rows(hands: np.ndarray, preset: Preset, model: RowModel) -> np.ndarray:
+    """Showdown classes (back, middle, front) of normal's settings of hands (N, 13) under
+    ``model``."""
     out = np.empty((len(hands), 3), dtype=np.intp)
     for start in range(0, len(hands), BLOCK):
         cards = np.sort(hands[start : start + BLOCK], axis=1)
-        choice, _, cls5, cls3 = normal_splits(cards, preset, 3, model)
+        choice, _, cls5, cls3 = normal_splits(cards, preset, model.opponents, model)
+        sd5, sd3 = subset_showdown(cards, cls5, cls3, preset.suit_tiebreak)
         at = np.arange(len(choice))
-        a, b = cls5[at, SPLIT_A[choice]], cls5[at, SPLIT_B[choice]]
+        a, b = SPLIT_A[choice], SPLIT_B[choice]
+        a_back = cls5[at, a] >= cls5[at, b]
+        back, middle = np.where(a_back, a, b), np.where(a_back, b, a)
         out[start : start + len(choice)] = np.stack(
-            [np.maximum(a, b), np.minimum(a, b), cls3[at, SPLIT_F[choice]]], axis=1
+            [sd5[at, back], sd5[at, middle], sd3[at, SPLIT_F[choice]]], axis=1
         )
     return out
 
 
 def _chunk(args) -> tuple[np.ndarray, int, int]:
-    seed, deals, counts, sweep = args
+    preset, players, seed, deals, counts, sweep = args
     rng = np.random.default_rng(seed)
-    hands = np.stack([rng.permutation(52).reshape(4, 13) for _ in range(deals)])
+    hands = np.stack(
+        [rng.permutation(52)[: 13 * players].reshape(players, 13) for _ in range(deals)]
+    )
     if counts is None:
-        rows = np.array([greedy_rows(HandTables(h)) for h in hands.reshape(-1, 13)])
+        rows = np.array([greedy_rows(HandTables(h), preset) for h in hands.reshape(-1, 13)])
     else:
-        model = RowModel(get_preset("standard"), 3, counts, sweep)
-        rows = normal_rows(hands.reshape(-1, 13), model)
-    out = np.stack([np.bincount(rows[:, pos], minlength=len(STRENGTHS)) for pos in range(3)])
-    rows = rows.reshape(deals, 4, 3)
+        model = RowModel(preset, players - 1, counts, sweep)
+        rows = normal_rows(hands.reshape(-1, 13), preset, model)
+    n = showdown_classes(preset.suit_tiebreak).count
+    out = np.stack([np.bincount(rows[:, pos], minlength=n) for pos in range(3)])
+    rows = rows.reshape(deals, players, 3)
     swept = sum(
         int((rows[:, i] > rows[:, j]).all(axis=1).sum())
-        for i in range(4)
-        for j in range(4)
+        for i in range(players)
+        for j in range(players)
         if i != j
     )
-    return out, swept, deals * 12
+    return out, swept, deals * players * (players - 1)
 
 
 def _cdf(counts: np.ndarray) -> np.ndarray:
@@ -91,19 +127,37 @@ def _gap(table: np.ndarray, play: np.ndarray) -> float:
     return float(np.abs(_cdf(table) - _cdf(play)).max())
 
 
-def build(iterations: int, deals: int, workers: int, seed: int = SEED, log=print):
-    counts, sweep = None, 0.0
+def build(
+    preset: Preset,
+    players: int,
+    iterations: int,
+    hands: int,
+    workers: int,
+    seed: int = SEED,
+    log: Callable[[str], object] = print,
+) -> RowTable:
+    """Learn one table by self-play: ``hands`` hands set per iteration (dealt ``players``
+    to a deal)."""
+    deals = max(workers, hands // players)
+    counts: np.ndarray | None = None
+    sweep = 0.0
     plays: list[np.ndarray] = []
     for it in range(iterations + 1):
-        chunks = [(seed + 1000 * it + c, deals // workers, counts, sweep) for c in range(workers)]
+        chunks = [
+            (preset, players, seed + 1000 * it + c, deals // workers, counts, sweep)
+            for c in range(workers)
+        ]
         start = time.perf_counter()
-        with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
-            results = list(pool.map(_chunk, chunks))
+        if workers == 1:
+            results = [_chunk(chunks[0])]
+        else:
+            with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
+                results = list(pool.map(_chunk, chunks))
         play = np.sum([r[0] for r in results], axis=0).astype(np.float64)
         sweep = sum(r[1] for r in results) / sum(r[2] for r in results)
         gap = "" if counts is None else f", table-to-play gap {_gap(counts, play):.4f}"
         log(
-            f"iteration {it}: {deals} deals in {time.perf_counter() - start:.0f}s, "
+            f"  iteration {it}: {deals} deals in {time.perf_counter() - start:.1f}s, "
             f"sweep chance {sweep:.4f}{gap}"
         )
         if it == 0:
@@ -112,27 +166,52 @@ def build(iterations: int, deals: int, workers: int, seed: int = SEED, log=print
         plays.append(play)
         counts = np.mean(plays[len(plays) // 2 :], axis=0)
     assert counts is not None
-    return counts, sweep
+    return RowTable(counts, sweep)
 
 
 def main(argv=None) -> int:
+    every = table_presets()
     parser = argparse.ArgumentParser(
-        prog="python -m capsa.solver.build_tables", description=__doc__
+        prog="python -m capsa.solver.build_tables",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--iterations", type=int, default=30)
-    parser.add_argument("--deals", type=int, default=10000, help="4-handed deals per iteration")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--table",
+        action="append",
+        choices=sorted(every),
+        metavar="NAME",
+        help="a table to rebuild (repeat for several; default: every table)",
+    )
+    parser.add_argument("--list", action="store_true", help="name every table and stop")
+    parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--hands", type=int, default=12000, help="hands set per iteration")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", default=str(TABLE_PATH))
     args = parser.parse_args(argv)
-    counts, sweep = build(args.iterations, args.deals, args.workers, args.seed)
-    np.savez_compressed(
-        args.out,
-        counts=np.rint(counts).astype(np.int32),
-        sweep=np.float64(sweep),
-        strengths=STRENGTHS,
-        meta=np.array([args.seed, args.iterations, args.deals], dtype=np.int64),
-    )
+    if args.list:
+        print("\n".join(every))
+        return 0
+    names = args.table or list(every)
+    keep_memory()
+    tables: dict[str, RowTable] = {}
+    meta: dict[str, np.ndarray] = {}
+    try:
+        stored = np.load(args.out)
+        old_meta = dict(zip((str(n) for n in stored["names"]), stored["meta"], strict=True))
+        tables = dict(load_tables(args.out))
+        meta = {n: old_meta[n] for n in tables}
+    except (OSError, KeyError, RuntimeError):
+        print(f"{args.out} holds no tables (or none of this evaluator's): starting afresh")
+    for name in names:
+        preset, players = every[name]
+        print(f"{name}: {args.iterations} iterations x {args.hands} hands")
+        start = time.perf_counter()
+        tables[name] = build(preset, players, args.iterations, args.hands, args.workers, args.seed)
+        meta[name] = np.array([args.seed, args.iterations, args.hands, players], dtype=np.int64)
+        print(f"{name}: built in {time.perf_counter() - start:.0f}s")
+        save_tables(tables, meta, args.out)  # after each table: an interrupted run keeps it
     print(f"wrote {args.out}")
     return 0
 
@@ -140,4 +219,4 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["build", "greedy_rows", "main"]
+__all__ = ["build", "greedy_rows", "main", "table_presets"]

@@ -19,7 +19,7 @@ from itertools import combinations, combinations_with_replacement, permutations
 
 import numpy as np
 
-from capsa.hands import strength3, strength5
+from capsa.hands import TieBreak, strength3, strength5
 from capsa.presets import SPECIALS, Preset
 
 # --- the strength scale -------------------------------------------------------------------
@@ -63,6 +63,75 @@ LEVEL = (STRENGTHS >> 20).astype(np.int8)
 LEAD = ((STRENGTHS >> 16) & 0xF).astype(np.int8)
 # category index as in capsa.hands.ALL_CATEGORIES: 0..8 by level, 9 = royal flush
 CATEGORY = np.where((LEVEL == 8) & (LEAD == 14), 9, LEVEL).astype(np.int8)
+
+
+def early_order(strength, level, lead, flush_suit):
+    """The order of rows under ``suit_tiebreak: early`` before the key card's suit (ints or
+    numpy arrays): flushes by suit, then ranks; pair and two pair by the (highest) pair's
+    rank only; everything else by rank (RULES §2.1). ``flush_suit`` is -1 for no flush."""
+    ranks = strength & 0xFFFFF
+    is_flush = level == 5
+    paired = (level == 1) | (level == 2)
+    sub = np.where(is_flush, (flush_suit << 20) | ranks, np.where(paired, lead << 16, ranks))
+    return (np.asarray(level, dtype=np.int64) << 28) | np.asarray(sub, dtype=np.int64)
+
+
+class ShowdownClasses:
+    """Rows ordered as a preset's showdown orders them, less the key card's suit: the index
+    the row model's tables use (capsa.solver.model). Under ``key_card`` and ``none`` these
+    are the strength classes themselves; under ``early`` (sayapoker) a flush's class
+    depends on its suit too (``flush[cls, suit]``) and pairs and two pairs of one (highest)
+    pair rank share a class whatever their other cards. Like strength classes, showdown
+    classes compare rows: a higher class wins, an equal class is decided by the key card
+    (or pushed)."""
+
+    def __init__(self, tiebreak: TieBreak):
+        self.tiebreak = tiebreak
+        self.identity = tiebreak != "early"
+        classes = np.arange(N_CLASSES)
+        if self.identity:
+            self.count = N_CLASSES
+            self.plain = classes
+            self.flush = np.repeat(classes[:, None], 4, axis=1)
+            return
+        level, lead = LEVEL.astype(np.int64), LEAD.astype(np.int64)
+        plain = early_order(STRENGTHS, level, lead, np.full(N_CLASSES, -1))
+        suited = np.stack(
+            [early_order(STRENGTHS, level, lead, np.full(N_CLASSES, s)) for s in range(4)], 1
+        )
+        values, inverse = np.unique(np.concatenate([plain, suited.ravel()]), return_inverse=True)
+        self.count = len(values)
+        self.plain = inverse[:N_CLASSES]
+        self.flush = inverse[N_CLASSES:].reshape(N_CLASSES, 4)
+        # a class that is not a plain flush has no suit
+        not_flush = LEVEL != 5
+        self.flush[not_flush] = self.plain[not_flush, None]
+
+    def of_rows(self, cls: np.ndarray, flush_suit: np.ndarray) -> np.ndarray:
+        """Showdown classes of rows given their strength classes and flush suits (-1: none)."""
+        if self.identity:
+            return cls
+        return np.where(
+            flush_suit >= 0, self.flush[cls, np.maximum(flush_suit, 0)], self.plain[cls]
+        )
+
+    def rank_bound(self, column: np.ndarray) -> np.ndarray:
+        """For a feature indexed by showdown class: its largest value over the showdown
+        classes of each strength class (equal to ``column`` when they are the same)."""
+        if self.identity:
+            return column
+        return np.maximum(column[self.plain], column[self.flush].max(axis=1))
+
+
+_SHOWDOWN: dict[str, ShowdownClasses] = {}
+
+
+def showdown_classes(tiebreak: TieBreak) -> ShowdownClasses:
+    """The (cached) ShowdownClasses of a suit tie-break."""
+    found = _SHOWDOWN.get(tiebreak)
+    if found is None:
+        found = _SHOWDOWN[tiebreak] = ShowdownClasses(tiebreak)
+    return found
 
 
 def class_of(strength: int) -> int:
@@ -133,6 +202,9 @@ def _build_by_back():
 
 
 BY_BACK_MIDDLE, BY_BACK_FRONT, BY_BACK_SPLIT = _build_by_back()  # (1287, 56) each
+# the back is the unordered split's A: where A and B are of one strength class, HandTables
+# (and so normal_choice) puts A in the back, and normal_splits does the same
+BY_BACK_IS_A = SPLIT_A[BY_BACK_SPLIT] == np.arange(len(C5))[:, None]
 
 
 def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +221,28 @@ def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cls5 = np.where(flush5, FLUSH5[keys], PLAIN5[keys]).astype(np.intp)
     keys3 = ranks[..., C3[:, 0]] * 256 + ranks[..., C3[:, 1]] * 16 + ranks[..., C3[:, 2]]
     return cls5, TAB3[keys3].astype(np.intp)
+
+
+def subset_flush_suits(indices: np.ndarray) -> np.ndarray:
+    """The suit of every five-card subset that is one suit's, else -1, of hands given as
+    card indices sorted ascending, shape (..., 13): (..., 1287)."""
+    suits = indices % 4
+    first = suits[..., C5[:, 0]]
+    same = np.ones(first.shape, dtype=bool)
+    for i in range(1, 5):
+        same &= suits[..., C5[:, i]] == first
+    return np.where(same, first, -1)
+
+
+def subset_showdown(
+    indices: np.ndarray, cls5: np.ndarray, cls3: np.ndarray, tiebreak: TieBreak
+) -> tuple[np.ndarray, np.ndarray]:
+    """Showdown classes (ShowdownClasses) of every five- and three-card subset of hands
+    given as sorted card indices (..., 13) with their strength classes (subset_classes)."""
+    order = showdown_classes(tiebreak)
+    if order.identity:
+        return cls5, cls3
+    return order.of_rows(cls5, subset_flush_suits(indices)), order.plain[cls3]
 
 
 class HandTables:
@@ -169,6 +263,7 @@ class HandTables:
         "front",
         "a_is_back",
         "valid",
+        "_showdown",
     )
 
     def __init__(self, indices: np.ndarray):
@@ -191,6 +286,33 @@ class HandTables:
         self.back = back.take(self.valid)
         self.middle = middle.take(self.valid)
         self.front = front.take(self.valid)
+        self._showdown: dict[str, tuple[np.ndarray, ...]] = {}
+
+    def showdown(self, tiebreak: TieBreak) -> tuple[np.ndarray, ...]:
+        """(sd5 (1287,), sd3 (286,), back, middle, front): the showdown classes
+        (ShowdownClasses) of the hand's subsets and of its valid splits' rows."""
+        found = self._showdown.get(tiebreak)
+        if found is None:
+            order = showdown_classes(tiebreak)
+            if order.identity:
+                found = (self.cls5, self.cls3, self.back, self.middle, self.front)
+            else:
+                flush = np.where(self.flush5, self.suits[C5[:, 0]], -1)
+                sd5 = order.of_rows(self.cls5, flush)
+                sd3 = order.plain[self.cls3]
+                # a row's showdown class follows from its strength class but for a flush
+                # (its suit): the flush rows are read from their own subsets
+                back, middle = order.plain.take(self.back), order.plain.take(self.middle)
+                if self.flush5.any():
+                    for rows, classes, subset in (
+                        (back, self.back, self.back_subset),
+                        (middle, self.middle, self.middle_subset),
+                    ):
+                        flushes = np.flatnonzero(LEVEL.take(classes) == 5)
+                        rows[flushes] = sd5.take(subset(flushes))
+                found = (sd5, sd3, back, middle, order.plain.take(self.front))
+            self._showdown[tiebreak] = found
+        return found
 
     def rows(self, k: int) -> SplitRows:
         """Sorted positions (back, middle, front) of the k-th valid split."""

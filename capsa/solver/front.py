@@ -18,6 +18,13 @@ more expected points than the rows, at every level (capsa.solver.model: its valu
 the chance that an opponent declares a higher, a lower or the same special; ``hard`` weighs
 both options on its Monte Carlo deals). The Arrangement always carries both options.
 
+Where the table allows surrender (chinese-poker's option), giving the hand up is a choice at
+every level: ``easy`` and ``normal`` surrender when their rows' value against an opponent
+is below the surrender's price (capsa.solver.model.should_surrender, the rule every
+normal-set opponent of ``hard`` follows too); ``hard`` values the surrender on its deals
+(the price to each opponent who stays in) beside its candidates and the special, and takes
+the best. ``Arrangement.surrender`` says so; its rows are then the ones it would have played.
+
 The layers import only downwards: evaluator -> model -> monte_carlo -> front.
 """
 
@@ -43,6 +50,7 @@ from capsa.solver.model import (
     normal_choice,
     ordinary_value,
     should_declare,
+    should_surrender,
     special_edge,
     special_odds,
 )
@@ -62,15 +70,22 @@ class Arrangement:
     ordinary_expected: float
     special: str | None  # best special the hand holds that the preset pays
     special_value: float | None  # expected points of declaring it
+    # give the hand up (where the table allows it): then back/middle/front are the ordinary
+    # rows, declare is None and expected is surrender_value
+    surrender: bool = False
+    surrender_value: float | None = None  # expected points of surrendering, where allowed
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "back": [c.code for c in self.back],
             "middle": [c.code for c in self.middle],
             "front": [c.code for c in self.front],
             "declare": self.declare,
             "expected": round(float(self.expected), 4),
         }
+        if self.surrender_value is not None:
+            out["surrender"] = self.surrender
+        return out
 
 
 # --- input --------------------------------------------------------------------------------
@@ -110,6 +125,8 @@ class Solved:
     special_value: float | None
     ordinary: SplitRows
     ordinary_expected: float
+    surrender: bool = False
+    surrender_value: float | None = None  # where the table allows surrender
     played_expected: float | None = None  # hard only: the value of ``played`` (capsa.coach)
 
 
@@ -140,15 +157,20 @@ def solve_indices(
         special_value = declare_value(preset, odds, special, edge) * opponents
     special_rows = found.get(special) if special else None
 
+    surrender_value = -float(preset.surrender_cost) * opponents if preset.surrender else None
     if level == "easy":
         choice = easy_choice(tables, preset, opponents, seed)
         expected = ordinary_value(preset, odds, float(ev[choice])) * opponents
     elif level == "normal":
         choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
     elif level == "hard":
-        choice, expected, special_value, played_expected = hard_choice(
+        found_values = hard_choice(
             tables, preset, opponents, ev, seed, odds, special, special_rows, special_value, played
         )
+        choice, expected = found_values.split, found_values.rows
+        special_value = found_values.special
+        played_expected = found_values.played
+        surrender_value = found_values.surrender
     else:
         raise CapsaError(f"unknown level '{level}': choose one of {', '.join(LEVELS)}")
     rows = tables.rows(choice)
@@ -156,14 +178,23 @@ def solve_indices(
     if special is not None and special_value is not None:
         if should_declare(special_value, expected):
             declare = special
+    best_value = special_value if declare and special_value is not None else expected
+    if surrender_value is None:
+        surrender = False
+    elif level == "hard":  # by the values of the options on the same deals
+        surrender = surrender_value > best_value
+    else:  # normal's rule, as its opponents in hard's Monte Carlo follow it
+        surrender = declare is None and bool(should_surrender(preset, float(ev[choice])))
     return Solved(
         rows=special_rows if declare and special_rows is not None else rows,
-        expected=special_value if declare and special_value is not None else expected,
-        declare=declare,
+        expected=surrender_value if surrender and surrender_value is not None else best_value,
+        declare=None if surrender else declare,
         special=special,
         special_value=special_value,
         ordinary=rows,
         ordinary_expected=expected,
+        surrender=surrender,
+        surrender_value=surrender_value,
         played_expected=played_expected,
     )
 
@@ -225,6 +256,8 @@ def arrange(
         ordinary_expected=float(solved.ordinary_expected),
         special=solved.special,
         special_value=solved.special_value,
+        surrender=solved.surrender,
+        surrender_value=solved.surrender_value,
     )
 
 

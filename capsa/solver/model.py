@@ -1,10 +1,14 @@
 """The `normal` and `easy` setters: expected points of a split from per-row win probabilities.
 
 As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's row is
-read from a table indexed by the row's strength and position (``capsa/solver/row_tables.npz``,
-learned by self-play with ``python -m capsa.solver.build_tables`` until ``normal``'s own play
-matches it). The table holds, per position, how often an opponent's row of each strength
-class was seen; from it we derive for every class:
+read from a table indexed by the row's showdown class and position
+(``capsa/solver/row_tables.npz``: one table per preset, scoring method and table size,
+``table_name``; each learned by self-play on its own table with
+``python -m capsa.solver.build_tables`` until ``normal``'s own play matches it). A showdown
+class (capsa.solver.evaluator.ShowdownClasses) orders rows as the preset's showdown does,
+less the key card's suit: the strength class, except under sayapoker's ``early`` rule
+(flushes by suit first, pairs by their rank alone). The table holds, per position, how
+often an opponent's row of each class was seen; from it we derive for every class:
 
 - ``p``: chance to win the row (suit ties split 50/50 unless the preset pushes ties),
 - ``q``: chance to lose it,
@@ -23,8 +27,11 @@ a row's value the multiplier applies to (everything for ``multiply``, the base 1
 majority of rows (2-4) instead.
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
-and the rule (``should_declare``: by expected points) live here too: every level uses them
-for the hand being solved and capsa.solver.monte_carlo for every opponent it sets.
+and the rules (``should_declare``: by expected points; ``should_surrender``: where the
+table allows it, when the rows lose more than the surrender costs) live here too: every
+level uses them for the hand being solved and capsa.solver.monte_carlo for every opponent
+it sets. The room fee is left to hard's Monte Carlo (a share of a positive round total,
+it does not split into rows).
 
 ``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
 bench/arrange.py): the same splits, found without scoring every split.
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
@@ -41,20 +49,22 @@ from typing import TypeVar
 import numpy as np
 
 from capsa.hands import ALL_CATEGORIES
-from capsa.presets import POSITIONS, SPECIALS, Preset
+from capsa.presets import POSITIONS, PRESETS, SPECIALS, Preset
 from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
 from capsa.solver.evaluator import (
     BY_BACK_FRONT,
+    BY_BACK_IS_A,
     BY_BACK_MIDDLE,
     BY_BACK_SPLIT,
     CATEGORY,
     FLUSH_SUITS,
-    N_CLASSES,
     SPLIT_A,
     STRENGTHS,
     THREE_STRAIGHT_RANKS,
     HandTables,
+    showdown_classes,
     subset_classes,
+    subset_showdown,
 )
 from capsa.specials import special_order
 
@@ -64,13 +74,65 @@ R, P, Q, MV, ML = range(5)
 Value = TypeVar("Value", float, np.ndarray)
 
 
+@dataclass(frozen=True)
+class RowTable:
+    """One table of the row model: per position, how often an opponent's row fell in each
+    showdown class (capsa.solver.evaluator.ShowdownClasses) in self-play, and the chance
+    that a hand sweeps another."""
+
+    counts: np.ndarray  # (3, showdown classes)
+    sweep: float
+
+
+def table_name(preset: Preset, players: int) -> str:
+    """The row table a preset and table size read: one per preset, scoring method and
+    number of players (``chinese-poker.2-4.3p``). Options that change no row's value
+    (the room fee, surrender) share their preset's tables."""
+    method = f".{preset.method}" if preset.method else ""
+    return f"{preset.name}{method}.{players}p"
+
+
 @lru_cache(maxsize=1)
-def load_tables(path: str | None = None) -> tuple[np.ndarray, float]:
-    """(counts[3, N_CLASSES] of opponents' rows per position, sweep chance s)."""
+def load_tables(path: str | None = None) -> dict[str, RowTable]:
+    """Every row table in ``row_tables.npz`` by table_name."""
     data = np.load(path or TABLE_PATH)
     if not np.array_equal(data["strengths"], STRENGTHS):
         raise RuntimeError("row_tables.npz does not match capsa.solver.evaluator: rebuild it")
-    return data["counts"].astype(np.float64), float(data["sweep"])
+    names = [str(n) for n in data["names"]]
+    return {
+        name: RowTable(data[f"counts_{i}"].astype(np.float64), float(data["sweep"][i]))
+        for i, name in enumerate(names)
+    }
+
+
+def save_tables(tables: dict[str, RowTable], meta: dict[str, np.ndarray], path: Path) -> None:
+    """Write ``tables`` (and each one's build parameters) as load_tables reads them."""
+    names = sorted(tables)
+    arrays: dict[str, np.ndarray] = {
+        "names": np.array(names),
+        "sweep": np.array([tables[n].sweep for n in names]),
+        "strengths": STRENGTHS,
+        "meta": np.stack([meta[n] for n in names]),
+    }
+    for i, name in enumerate(names):
+        arrays[f"counts_{i}"] = np.rint(tables[name].counts).astype(np.int32)
+    # numpy's stubs type **kwds as allow_pickle's bool; every value here is an array
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+
+def table_for(preset: Preset, players: int) -> RowTable:
+    """The preset's own table for ``players``; a preset that is not shipped (a custom one)
+    reads the shipped preset's of its suit tie-break and scoring (standard's if none)."""
+    tables = load_tables()
+    name = table_name(preset, players)
+    if name in tables:
+        return tables[name]
+    for other in PRESETS.values():
+        if (other.suit_tiebreak, other.scoring) == (preset.suit_tiebreak, preset.scoring):
+            fallback = table_name(replace(other, method=preset.method or other.method), players)
+            if fallback in tables:
+                return tables[fallback]
+    return tables[table_name(PRESETS["standard"], players)]
 
 
 def preset_key(preset: Preset) -> tuple:
@@ -95,14 +157,25 @@ def value_table(preset: Preset) -> np.ndarray:
 
 
 def class_values(preset: Preset, position: str) -> np.ndarray:
-    """The value of a winning row of each class at ``position`` under ``preset``."""
-    return value_table(preset)[POSITIONS.index(position)][CATEGORY]
+    """The value of a winning row of each showdown class at ``position`` under ``preset``
+    (a showdown class holds rows of one category)."""
+    order = showdown_classes(preset.suit_tiebreak)
+    category = np.zeros(order.count, dtype=np.intp)
+    category[order.plain] = CATEGORY
+    category[order.flush.ravel()] = np.repeat(CATEGORY, 4)
+    return value_table(preset)[POSITIONS.index(position)][category]
 
 
 class RowModel:
-    """Per-class features for one preset and table size; scores splits vectorised."""
+    """Per-class features for one preset and table size; scores splits vectorised. Rows are
+    given by showdown class (capsa.solver.evaluator.ShowdownClasses: the strength class
+    itself except under sayapoker's ``early`` suit rule); ``counts`` (3, showdown classes)
+    is a RowTable's."""
 
     def __init__(self, preset: Preset, opponents: int, counts: np.ndarray, sweep: float):
+        order = showdown_classes(preset.suit_tiebreak)
+        if counts.shape != (3, order.count):
+            raise ValueError(f"a {preset.suit_tiebreak} row table has {order.count} classes")
         self.preset = preset
         self.opponents = opponents
         self.units = preset.scoring == "units"
@@ -124,14 +197,16 @@ class RowModel:
             if preset.scoring == "multiply":
                 mv, ml = value, loss
             else:
-                mv, ml = np.ones(N_CLASSES), q
+                mv, ml = np.ones(order.count), q
             self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
         # one contiguous array per feature, for fast 1-D take()
         self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
-        # the least non-decreasing bound of R, P and MV over classes, per position: the
-        # best of a feature over the rows of no higher class than c is at most envelope[c]
+        # the least non-decreasing bound of R, P and MV over strength classes, per
+        # position: the best of a feature over the rows of no higher strength class than c
+        # (whatever their showdown classes) is at most envelope[c]
         self.envelope = [
-            {c: np.maximum.accumulate(column[c]) for c in (R, P, MV)} for column in self.columns
+            {c: np.maximum.accumulate(order.rank_bound(column[c])) for c in (R, P, MV)}
+            for column in self.columns
         ]
         m = pair_multiplier(preset, table_sweep=False, foul=False)
         t = pair_multiplier(preset, table_sweep=True, foul=False)
@@ -207,11 +282,12 @@ _MODELS: dict[tuple, RowModel] = {}
 
 
 def model_for(preset: Preset, opponents: int) -> RowModel:
+    """The row model of a preset at a table of ``opponents`` + 1 players (table_for)."""
     key = (preset_key(preset), opponents)
     model = _MODELS.get(key)
     if model is None:
-        counts, sweep = load_tables()
-        model = _MODELS[key] = RowModel(preset, opponents, counts, sweep)
+        table = table_for(preset, opponents + 1)
+        model = _MODELS[key] = RowModel(preset, opponents, table.counts, table.sweep)
     return model
 
 
@@ -221,7 +297,8 @@ def model_for(preset: Preset, opponents: int) -> RowModel:
 def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, np.ndarray]:
     """(index of the best valid split, expected points per opponent of every valid split)."""
     model = model_for(preset, opponents)
-    ev = model.split_ev(tables.back, tables.middle, tables.front)
+    _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
+    ev = model.split_ev(back, middle, front)
     return int(np.argmax(ev)), ev
 
 
@@ -247,6 +324,7 @@ def normal_splits(
     """
     model = model or model_for(preset, opponents)
     cls5, cls3 = subset_classes(indices)
+    sd5, sd3 = subset_showdown(indices, cls5, cls3, model.preset.suit_tiebreak)
     n, n5 = cls5.shape
     n3 = cls3.shape[1]
     fb, fm, ff = model.columns
@@ -267,13 +345,15 @@ def normal_splits(
     # a bound of each back's splits: its row, the best middle and front rows of no higher
     # class (the features' envelopes), and interaction_bound of their chances and values
     eb, em, ef = model.envelope
-    r_back = fb[R][cls5]
-    values = fb[MV][cls5] + em[MV][cls5] + ef[MV][front_cls]
-    extra = model.interaction_bound(fb[P][cls5], em[P][cls5], ef[P][front_cls], values)
+    r_back = fb[R][sd5]
+    values = fb[MV][sd5] + em[MV][cls5] + ef[MV][front_cls]
+    extra = model.interaction_bound(fb[P][sd5], em[P][cls5], ef[P][front_cls], values)
     extra += 1e-9 * (1.0 + np.abs(r_back) + np.abs(extra))  # rounding
     bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
     bound[no_front] = -np.inf
     flat5, flat3 = cls5.ravel(), cls3.ravel()
+    sd_flat5, sd_flat3 = sd5.ravel(), sd3.ravel()
+    identity = sd5 is cls5
     best = np.full(n, -np.inf)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -285,13 +365,22 @@ def normal_splits(
         cb = flat5.take(at)[:, None]
         cm = flat5.take(middle)
         cf = flat3.take(front)
-        rows_sum = r_back.ravel().take(at)[:, None] + fm[R].take(cm) + ff[R].take(cf)
+        if identity:  # showdown classes are the strength classes
+            sm, sf = cm, cf
+        else:
+            sm, sf = sd_flat5.take(middle), sd_flat3.take(front)
+        rows_sum = r_back.ravel().take(at)[:, None] + fm[R].take(sm) + ff[R].take(sf)
         reach = rows_sum + extra.ravel().take(at)[:, None] >= best.take(hand)[:, None]
-        keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & reach).ravel())
+        # rows of one strength class go as HandTables orders them (the split's A in the
+        # back): the showdown classes of the two orientations may differ (sayapoker's
+        # flushes of the same ranks in two suits)
+        order = (cm < cb) | BY_BACK_IS_A[back]
+        keep = np.flatnonzero(((cm <= cb) & (cf <= cm) & order & reach).ravel())
         if not len(keep):
             return
         pair = keep // 56
-        ev = model.split_ev(cb.ravel().take(pair), cm.ravel().take(keep), cf.ravel().take(keep))
+        sb = cb.ravel().take(pair) if identity else sd_flat5.take(at.take(pair))
+        ev = model.split_ev(sb, sm.ravel().take(keep), sf.ravel().take(keep))
         h = hand.take(pair)
         np.maximum.at(best, h, ev)
         found.append((h, BY_BACK_SPLIT[back].ravel().take(keep), ev))
@@ -317,7 +406,7 @@ def easy_choice(tables: HandTables, preset: Preset, opponents: int, seed: int) -
     """The valid split whose rows win most often on their own (no bonuses, no sweeps),
     chosen with a little seeded noise among the best few."""
     model = model_for(preset, opponents)
-    score = model.row_win(tables.back, tables.middle, tables.front)
+    score = model.row_win(*tables.showdown(preset.suit_tiebreak)[2:])
     n = min(12, len(score))
     top = np.argpartition(-score, n - 1)[:n] if n < len(score) else np.arange(len(score))
     top = top[np.argsort(-score[top], kind="stable")]
@@ -450,3 +539,12 @@ def declare_value(preset: Preset, odds: dict[str, float], special: str, edge: fl
 def should_declare(special_value: float, ordinary_expected: float) -> bool:
     """Computer players declare a special when it is worth more points than the rows."""
     return special_value > ordinary_expected
+
+
+def should_surrender(preset: Preset, rows: Value) -> Value:
+    """``normal`` surrenders where the table allows it when its rows' expected points
+    against one opponent who plays rows (``split_ev``) are below the surrender's price,
+    which each opponent is paid (works on floats and numpy arrays)."""
+    if not preset.surrender:
+        return np.zeros(np.shape(rows), dtype=bool) if isinstance(rows, np.ndarray) else False
+    return rows < -float(preset.surrender_cost)

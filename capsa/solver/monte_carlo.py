@@ -34,6 +34,7 @@ from capsa.solver.evaluator import (
     SPLIT_F,
     STRENGTHS,
     HandTables,
+    early_order,
     find_specials,
     may_hold_special,
 )
@@ -45,6 +46,7 @@ from capsa.solver.model import (
     normal_splits,
     ordinary_value,
     should_declare,
+    should_surrender,
     special_edge,
     special_odds,
     value_table,
@@ -67,11 +69,7 @@ def showdown_key(strength, level, lead, key_suit, flush_suit, tiebreak: str):
         return strength * 4
     if tiebreak == "key_card":
         return strength * 4 + key_suit
-    ranks = strength & 0xFFFFF
-    is_flush = level == 5
-    paired = (level == 1) | (level == 2)
-    sub = np.where(is_flush, (flush_suit << 20) | ranks, np.where(paired, lead << 16, ranks))
-    return (level.astype(np.int64) << 28) | (sub.astype(np.int64) << 2) | key_suit
+    return (early_order(strength, level, lead, flush_suit) << 2) | key_suit
 
 
 def row_key(row: Row, tiebreak: str) -> int:
@@ -113,6 +111,20 @@ def subset_keys(
     )
 
 
+def split_keys(tables: HandTables, keys, splits: np.ndarray) -> np.ndarray:
+    """Showdown keys (N, 3: back, middle, front) of valid splits, from the hand's
+    subset_keys."""
+    keys5, keys3 = keys
+    return np.stack(
+        [
+            keys5[tables.back_subset(splits)],
+            keys5[tables.middle_subset(splits)],
+            keys3[tables.front_subset(splits)],
+        ],
+        axis=1,
+    )
+
+
 # --- exact pairwise scoring, vectorised ----------------------------------------------------
 
 
@@ -125,9 +137,14 @@ def score_seat(
     opp_vals: np.ndarray,  # (S, k, 3)
     opp_special: np.ndarray,  # (S, k) index into SPECIALS, or -1
     special_sign=None,  # f(c, s, j) -> +1/0/-1 for two declared specials (compare presets)
+    opp_surrender=None,  # (S, k) bool: the opponent surrendered (None: nobody did)
 ) -> np.ndarray:
-    """Points of the solved seat for each candidate and deal: (K, S). Nobody is fouled."""
+    """Points of the solved seat for each candidate and deal: (K, S). Nobody is fouled; a
+    surrendered opponent pays the surrender's price whatever the solved seat plays, and
+    neither sweeps nor is swept."""
     k = opp_keys.shape[1]
+    if opp_surrender is None:
+        opp_surrender = np.zeros(opp_special.shape, dtype=bool)
     mk = my_keys[:, None, None, :]
     ok = opp_keys[None, :, :, :]
     win = mk > ok  # (K, S, k, 3)
@@ -136,7 +153,7 @@ def score_seat(
     swept_them = win.all(-1)
     swept_me = lose.all(-1)
     i_special = (my_special >= 0)[:, None, None]
-    o_special = (opp_special >= 0)[None, :, :]
+    o_special = ((opp_special >= 0) | opp_surrender)[None, :, :]
     ordinary = ~i_special & ~o_special
     swept_them &= ordinary
     swept_me &= ordinary
@@ -147,7 +164,7 @@ def score_seat(
         t = pair_multiplier(preset, table_sweep=True, foul=False)
         me_table = swept_them.all(-1, keepdims=True)  # (K, S, 1)
         mult[np.broadcast_to(me_table, mult.shape) & swept_them] = t
-        opp_table = swept_me & _opp_sweeps_others(opp_keys, opp_special)[None]
+        opp_table = swept_me & _opp_sweeps_others(opp_keys, opp_special, opp_surrender)[None]
         mult[opp_table] = t
     points = pair_points(preset, net, win.sum(-1), lose.sum(-1), mult)
     points = np.where(ordinary, points, 0.0)
@@ -168,13 +185,31 @@ def score_seat(
             sign = special_sign(c, s, j)
         paid = a if sign > 0 else b
         points[c, s, j] = sign * values[paid]
+    points = np.where(opp_surrender[None], float(preset.surrender_cost), points)
     return points.sum(-1)
 
 
-def _opp_sweeps_others(opp_keys: np.ndarray, opp_special: np.ndarray) -> np.ndarray:
-    """(S, k): opponent j is ordinary and sweeps every other opponent."""
+def surrender_points(preset: Preset, opp_surrender: np.ndarray) -> np.ndarray:
+    """Points of a surrendering seat on each deal (S,): the surrender's price to each
+    opponent who did not surrender too (capsa.scoring settles two surrenders at 0)."""
+    return -float(preset.surrender_cost) * (~opp_surrender).sum(-1)
+
+
+def after_fee(preset: Preset, points: np.ndarray) -> np.ndarray:
+    """A seat's round total after the room fee (the rate of a positive total, to the cent,
+    as capsa.scoring.score_round takes it); the points themselves without a fee."""
+    if not preset.room_fee:
+        return points
+    return points - np.where(points > 0, np.round(points * preset.room_fee_rate, 2), 0.0)
+
+
+def _opp_sweeps_others(
+    opp_keys: np.ndarray, opp_special: np.ndarray, opp_surrender: np.ndarray
+) -> np.ndarray:
+    """(S, k): opponent j is ordinary (no special, no surrender) and sweeps every other
+    opponent."""
     k = opp_keys.shape[1]
-    ordinary = opp_special < 0
+    ordinary = (opp_special < 0) & ~opp_surrender
     out = ordinary.copy()
     for j in range(k):
         for i in range(k):
@@ -188,21 +223,23 @@ def _opp_sweeps_others(opp_keys: np.ndarray, opp_special: np.ndarray) -> np.ndar
 
 
 def top_candidates(
-    tables: HandTables, ev: np.ndarray, count: int, keys=None, pool: int = 96
+    tables: HandTables, preset: Preset, ev: np.ndarray, count: int, keys=None, pool: int = 96
 ) -> np.ndarray:
     """The best ``count`` Pareto-undominated splits by ``ev`` (indices into valid splits),
-    one per strength triple, in order of ``ev``.
+    one per triple of showdown classes, in order of ``ev``.
 
-    The ``pool`` best by ``ev`` are checked against every valid split for domination,
-    so an undominated split is never dropped in favour of a dominated one. With ``keys``
-    (the hand's subset_keys), each triple brings every split of that triple whose showdown
-    keys no other split of it beats in every row: the suits that win ties.
+    Domination is by the preset's own showdown order (capsa.solver.evaluator's showdown
+    classes: suit first for sayapoker's flushes, pairs by their rank alone): the ``pool``
+    best by ``ev`` are checked against every valid split, so an undominated split is never
+    dropped in favour of a dominated one. With ``keys`` (the hand's subset_keys), each
+    triple brings every split of that triple whose showdown keys no other split of it beats
+    in every row: the suits that win ties.
     """
     n = len(ev)
     pool = min(pool, n)
     top = np.argpartition(-ev, pool - 1)[:pool] if pool < n else np.arange(n)
     top = top[np.argsort(-ev[top], kind="stable")]
-    b, m, f = tables.back, tables.middle, tables.front
+    b, m, f = tables.showdown(preset.suit_tiebreak)[2:]
     tb, tm, tf = b[top][:, None], m[top][:, None], f[top][:, None]
     ge = (b >= tb) & (m >= tm) & (f >= tf)
     gt = (b > tb) | (m > tm) | (f > tf)
@@ -216,15 +253,7 @@ def top_candidates(
         return keep
     # the suit variants of those triples, less those beaten in every row by another
     variants = np.flatnonzero(np.isin(triple, triple[keep]))
-    keys5, keys3 = keys
-    k = np.stack(
-        [
-            keys5[tables.back_subset(variants)],
-            keys5[tables.middle_subset(variants)],
-            keys3[tables.front_subset(variants)],
-        ],
-        axis=1,
-    )
+    k = split_keys(tables, keys, variants)
     same = triple[variants][:, None] == triple[variants][None, :]
     beaten = (
         same & (k[None, :, :] >= k[:, None, :]).all(-1) & (k[None, :, :] > k[:, None, :]).any(-1)
@@ -238,10 +267,11 @@ def top_candidates(
 class Seated:
     """A normal-set hand as the MC needs it."""
 
-    __slots__ = ("keys", "vals", "special", "setting")
+    __slots__ = ("keys", "vals", "special", "setting", "surrender")
 
-    def __init__(self, keys, vals, special, setting):
+    def __init__(self, keys, vals, special, setting, surrender=False):
         self.keys, self.vals, self.special, self.setting = keys, vals, special, setting
+        self.surrender = surrender
 
 
 def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> Seated:
@@ -268,7 +298,7 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np
     keys = np.array([keys5[0], keys5[1], keys3[0]], dtype=np.int64)
     cats = CATEGORY[[tables.cls5[b], tables.cls5[m], tables.cls3[f]]]
     vals = values[np.arange(3), cats]
-    return Seated(keys, vals, -1, None)
+    return Seated(keys, vals, -1, None, bool(should_surrender(preset, float(ev[best]))))
 
 
 def _card_setting(tables: HandTables, rows):
@@ -278,12 +308,14 @@ def _card_setting(tables: HandTables, rows):
 class SetHands:
     """Many normal-set hands: showdown keys (N, 3) and winning values (N, 3) of their rows,
     the special each declared (N,: index into SPECIALS, or -1) and, for those, the setting
-    (hand number -> card rows, for comparing two specials)."""
+    (hand number -> card rows, for comparing two specials), and whether each surrendered
+    (N,)."""
 
-    __slots__ = ("keys", "vals", "special", "settings")
+    __slots__ = ("keys", "vals", "special", "settings", "surrender")
 
-    def __init__(self, keys, vals, special, settings):
+    def __init__(self, keys, vals, special, settings, surrender):
         self.keys, self.vals, self.special, self.settings = keys, vals, special, settings
+        self.surrender = surrender
 
 
 def set_hands(hands: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> SetHands:
@@ -293,17 +325,20 @@ def set_hands(hands: np.ndarray, preset: Preset, opponents: int, values: np.ndar
     keys = np.zeros((n, 3), dtype=np.int64)
     vals = np.zeros((n, 3))
     special = np.full(n, -1)
+    surrender = np.zeros(n, dtype=bool)
     settings = {}
     slow = may_hold_special(hands, preset)
     for i in np.flatnonzero(slow).tolist():
         seat = set_opponent(hands[i], preset, opponents, values)
         keys[i], vals[i], special[i] = seat.keys, seat.vals, seat.special
+        surrender[i] = seat.surrender
         if seat.setting is not None:
             settings[i] = seat.setting
     fast = np.flatnonzero(~slow)
     if len(fast):
         cards = np.sort(hands[fast], axis=1)
-        choice, _, cls5, cls3 = normal_splits(cards, preset, opponents)
+        choice, best, cls5, cls3 = normal_splits(cards, preset, opponents)
+        surrender[fast] = should_surrender(preset, best)
         at = np.arange(len(fast))
         a, b = SPLIT_A[choice], SPLIT_B[choice]
         a_back = cls5[at, a] >= cls5[at, b]
@@ -318,7 +353,7 @@ def set_hands(hands: np.ndarray, preset: Preset, opponents: int, values: np.ndar
         cls = cls3[at, front]
         keys[fast, 2] = row_keys(row // 4 + 2, row % 4, cls, preset.suit_tiebreak)
         vals[fast, 2] = values[2, CATEGORY[cls]]
-    return SetHands(keys, vals, special, settings)
+    return SetHands(keys, vals, special, settings, surrender)
 
 
 def candidate_rows(
@@ -378,9 +413,10 @@ def mc_points(
     keys=None,
     played: PlayedRows | None = None,
 ) -> np.ndarray:
-    """Points of each candidate (then ``played``, if given, then the special, if any) on
-    ``n_deals`` deals of the unseen cards to ``opponents`` normal-set opponents:
-    (K [+1] [+1], n_deals)."""
+    """A seat's round total (after any room fee) for each candidate, then ``played`` (if
+    given), then declaring the special (if any), then surrendering (where the table allows
+    it), on ``n_deals`` deals of the unseen cards to ``opponents`` normal-set opponents:
+    (K [+1] [+1] [+1], n_deals)."""
     values = value_table(preset)
     if keys is None:
         keys = subset_keys(tables, preset.suit_tiebreak)
@@ -389,39 +425,53 @@ def mc_points(
     points = score_with(
         preset, my_keys, my_vals, my_special, seated, opponents, tables, special_rows, special
     )
-    if played is None:
-        return points
-    if played.fouled:
-        mine = foul_points(
-            preset,
-            seated.vals.reshape(-1, opponents, 3),
-            seated.keys.reshape(-1, opponents, 3),
-            seated.special.reshape(-1, opponents),
-        )[None]
-    else:
+    surrender = seated.surrender.reshape(-1, opponents)
+    rows = [points[: len(cands)]]
+    if played is not None and played.fouled:
+        rows.append(
+            foul_points(
+                preset,
+                seated.vals.reshape(-1, opponents, 3),
+                seated.keys.reshape(-1, opponents, 3),
+                seated.special.reshape(-1, opponents),
+                surrender,
+            )[None]
+        )
+    elif played is not None:
         keys5, keys3 = keys
         subsets = (played.back, played.middle)
         row_keys_ = np.array([[keys5[played.back], keys5[played.middle], keys3[played.front]]])
         cats = [CATEGORY[tables.cls5[s]] for s in subsets] + [CATEGORY[tables.cls3[played.front]]]
         row_vals = values[np.arange(3), cats][None]
-        mine = score_with(
-            preset, row_keys_, row_vals, np.array([-1]), seated, opponents, tables, None, None
+        rows.append(
+            score_with(
+                preset, row_keys_, row_vals, np.array([-1]), seated, opponents, tables, None, None
+            )
         )
-    at = len(cands)
-    return np.concatenate([points[:at], mine, points[at:]])
+    rows.append(points[len(cands) :])
+    if preset.surrender:
+        rows.append(surrender_points(preset, surrender)[None])
+    return after_fee(preset, np.concatenate(rows))
 
 
 def foul_points(
-    preset: Preset, opp_vals: np.ndarray, opp_keys: np.ndarray, opp_special: np.ndarray
+    preset: Preset,
+    opp_vals: np.ndarray,
+    opp_keys: np.ndarray,
+    opp_special: np.ndarray,
+    opp_surrender: np.ndarray | None = None,
 ) -> np.ndarray:
     """Points of a fouled seat on each deal (S,) against opponents who did not foul
     (``opp_*`` as in score_seat): each ordinary opponent takes all three rows at the foul
     multiplier (its table sweep's where it sweeps the table, the fouled seat counting as
-    swept), each declared special is paid in full."""
+    swept), each declared special is paid in full, each surrendered opponent pays its
+    price."""
     k = opp_keys.shape[1]
+    if opp_surrender is None:
+        opp_surrender = np.zeros(opp_special.shape, dtype=bool)
     sweeper = np.zeros(opp_special.shape, dtype=bool)
     if table_sweep_applies(preset, k + 1):
-        sweeper = _opp_sweeps_others(opp_keys, opp_special)
+        sweeper = _opp_sweeps_others(opp_keys, opp_special, opp_surrender)
     mult = np.where(
         sweeper,
         pair_multiplier(preset, table_sweep=True, foul=True),
@@ -429,8 +479,21 @@ def foul_points(
     )
     rows = pair_points(preset, -opp_vals.sum(-1), 0, 3, mult)
     values = np.array([preset.specials.get(s, 0) for s in SPECIALS], dtype=np.float64)
-    paid = -values[np.maximum(opp_special, 0)]
-    return np.where(opp_special >= 0, paid, rows).sum(-1)
+    paid = np.where(opp_special >= 0, -values[np.maximum(opp_special, 0)], rows)
+    return np.where(opp_surrender, float(preset.surrender_cost), paid).sum(-1)
+
+
+@dataclass(frozen=True, slots=True)
+class HardValues:
+    """What ``hard_choice`` found: the chosen valid split and the expected points (all
+    opponents) of it, of declaring the special, of the played setting and of surrendering
+    (None where there is no such option)."""
+
+    split: int
+    rows: float
+    special: float | None
+    played: float | None
+    surrender: float | None
 
 
 def hard_choice(
@@ -444,41 +507,46 @@ def hard_choice(
     special_rows,
     special_prior: float | None,
     played: PlayedRows | None = None,
-) -> tuple[int, float, float | None, float | None]:
-    """(chosen valid split, its expected points, expected points of declaring ``special``,
-    expected points of the ``played`` rows if given).
+) -> HardValues:
+    """The best split of hard's candidates and the values of every option.
 
-    Every candidate, declaring the special, and the played rows are scored on the same
-    deals; each mean is shrunk towards its analytic value (``normal``'s estimate,
-    ``special_prior``), weighted as PRIOR_WEIGHT deals. Fouled rows have no such estimate:
-    theirs is the plain mean of the same deals. The played rows never change the choice."""
+    Every candidate, declaring the special, surrendering and the played rows are scored on
+    the same deals; each mean is shrunk towards its analytic value (``normal``'s estimate,
+    ``special_prior``, the surrender's price to every opponent), weighted as PRIOR_WEIGHT
+    deals. Fouled rows have no such estimate: theirs is the plain mean of the same deals.
+    The played rows never change the choice."""
     keys = subset_keys(tables, preset.suit_tiebreak)
-    cands = top_candidates(tables, ev, HARD_CANDIDATES, keys if HARD_SUITS else None)
+    cands = top_candidates(tables, preset, ev, HARD_CANDIDATES, keys if HARD_SUITS else None)
     n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
     points = mc_points(
         tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
     )
     mc = points.mean(axis=1)
-    prior = ordinary_value(preset, odds, ev[cands]) * opponents
+    prior = [ordinary_value(preset, odds, ev[cands]) * opponents]
     n = len(cands)
     if played is not None:
         if played.fouled:
-            prior = np.append(prior, mc[n])
+            prior.append(mc[n : n + 1])
         else:
-            model = model_for(preset, opponents)
-            rows_ev = model.split_ev(
-                tables.cls5[[played.back]],
-                tables.cls5[[played.middle]],
-                tables.cls3[[played.front]],
+            sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
+            rows_ev = model_for(preset, opponents).split_ev(
+                sd5[[played.back]], sd5[[played.middle]], sd3[[played.front]]
             )
-            prior = np.append(prior, ordinary_value(preset, odds, float(rows_ev[0])) * opponents)
+            prior.append(ordinary_value(preset, odds, rows_ev) * opponents)
     if special is not None and special_prior is not None:
-        prior = np.append(prior, special_prior)
-    score = (n_deals * mc + PRIOR_WEIGHT * prior) / (n_deals + PRIOR_WEIGHT)
+        prior.append(np.array([special_prior]))
+    if preset.surrender:
+        prior.append(np.array([-float(preset.surrender_cost) * opponents]))
+    score = (n_deals * mc + PRIOR_WEIGHT * np.concatenate(prior)) / (n_deals + PRIOR_WEIGHT)
     best = int(np.argmax(score[:n]))
-    special_value = float(score[-1]) if special is not None else None
-    played_value = float(score[n]) if played is not None else None
-    return int(cands[best]), float(score[best]), special_value, played_value
+    at = n + (played is not None)
+    return HardValues(
+        split=int(cands[best]),
+        rows=float(score[best]),
+        special=float(score[at]) if special is not None else None,
+        played=float(score[n]) if played is not None else None,
+        surrender=float(score[-1]) if preset.surrender else None,
+    )
 
 
 def score_with(
@@ -502,4 +570,5 @@ def score_with(
         seated.vals.reshape(*shape, 3),
         seated.special.reshape(shape),
         special_sign,
+        seated.surrender.reshape(shape),
     )
