@@ -65,6 +65,23 @@ class RouteFault:
 
 
 @dataclass(eq=False)
+class Stall:
+    """Hold the next ``remaining`` requests matching ``pattern`` (and ``method``) for
+    ``seconds`` before handling them as usual: a request in flight, for a test to kill the
+    bot meanwhile. ``held`` counts those being held now."""
+
+    pattern: Pattern
+    method: str | None
+    seconds: float
+    remaining: int
+    hits: int = 0
+    held: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return RouteFault.matches(self, method, path)  # type: ignore[arg-type]
+
+
+@dataclass(eq=False)
 class SlowInteractions:
     """The next ``remaining`` interactions (optionally of one user) are answered late."""
 
@@ -79,6 +96,7 @@ class Faults:
     refused_dms: set[int] = field(default_factory=set)
     refused_dm_channels: dict[int, int] = field(default_factory=dict)  # user id -> status
     slow: list[SlowInteractions] = field(default_factory=list)
+    stalls: list[Stall] = field(default_factory=list)
 
     def rate_limit(
         self,
@@ -126,7 +144,16 @@ class Faults:
         self.slow.append(rule)
         return rule
 
+    def stall(
+        self, pattern: Pattern, seconds: float, *, times: int = 1, method: str | None = None
+    ) -> Stall:
+        """Hold the next ``times`` matching requests ``seconds`` before answering them."""
+        rule = Stall(pattern, method, seconds, times)
+        self.stalls.append(rule)
+        return rule
+
     def clear(self) -> None:
+        self.stalls.clear()
         self.rules.clear()
         self.refused_dms.clear()
         self.refused_dm_channels.clear()
@@ -135,6 +162,14 @@ class Faults:
     # -- used by the server ----------------------------------------------------------------
     def take_route_fault(self, method: str, path: str) -> RouteFault | None:
         for rule in self.rules:
+            if rule.remaining > 0 and rule.matches(method, path):
+                rule.remaining -= 1
+                rule.hits += 1
+                return rule
+        return None
+
+    def take_stall(self, method: str, path: str) -> Stall | None:
+        for rule in self.stalls:
             if rule.remaining > 0 and rule.matches(method, path):
                 rule.remaining -= 1
                 rule.hits += 1

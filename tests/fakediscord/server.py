@@ -7,6 +7,7 @@ Responses carry ``Content-Type: application/json`` exactly (discord.py compares 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -140,6 +141,14 @@ def build_app(fake: FakeDiscord) -> web.Application:
             method, path, dict(request.query), body, [u.filename for u in uploads], time.time()
         )
         fake.requests.append(rec)
+        stall = fake.faults.take_stall(method, path)
+        if stall is not None:  # in flight for a while (a test kills the bot meanwhile)
+            rec.fault = "stall"
+            stall.held += 1
+            try:
+                await asyncio.sleep(stall.seconds)
+            finally:
+                stall.held -= 1
         fault = fake.faults.take_route_fault(method, path)
         if fault is not None:
             status, data, headers = fault.response()
