@@ -100,6 +100,7 @@ from tests.fakediscord import (  # noqa: E402
     FakeTimeout,
     FakeUser,
     InteractionResult,
+    eventually,
     only_localhost,
 )
 from tests.fakediscord.interactions import COMPONENT  # noqa: E402
@@ -399,7 +400,13 @@ class Table:
         self.floor = 0  # messages of this channel before the current match
 
     def problem(self, text: str) -> None:
-        self.notes.problems.append(f"table {self.index} (#{self.chan.name}): {text}")
+        clicks = [
+            f"{ix.name!r} by {ix.user.name} -> {ix.text()[:60]!r}"
+            for ix in (self.host.interactions + self.guest.interactions)[-4:]
+        ]
+        self.notes.problems.append(
+            f"table {self.index} (#{self.chan.name}): {text}; last clicks: {'; '.join(clicks)}"
+        )
 
     def style(self) -> str:
         weights = [STYLE_WEIGHTS[STYLES.index(s)] for s in self.styles]
@@ -473,8 +480,14 @@ class Table:
         self.notes.matches_started += 1
         styles = {host: self.style(), guest: self.style()}
         join_id = lobby.find_component("Join", (2,))["custom_id"]
-        if await self.answered(lambda: guest.click(lobby, "Join", wait=False)) is None:
-            raise RuntimeError("Join was never answered")
+        for _ in range(4):  # a Join is acknowledged first and stored after: seen in the lobby
+            if await self.answered(lambda: guest.click(lobby, "Join", wait=False)) is None:
+                raise RuntimeError("Join was never answered")
+            with contextlib.suppress(FakeTimeout):
+                await eventually(lambda: guest.mention in lobby.text(), timeout=8)
+                break
+        else:
+            raise RuntimeError("Join never took: the guest is not in the lobby")
         if "Start" not in lobby.button_labels():
             raise RuntimeError(f"no Start on the lobby: {lobby.text()[:100]}")
         start = await self.answered(lambda: host.click(lobby, "Start", wait=False))
