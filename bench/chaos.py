@@ -86,7 +86,7 @@ from capsa.i18n import t  # noqa: E402
 from capsa.presets import get_preset  # noqa: E402
 from capsa.scoring import Seat, score_round  # noqa: E402
 from capsa.timings import NEXT_ROUND_SECONDS  # noqa: E402
-from tests.e2e import spawn_bot_process  # noqa: E402
+from tests.e2e import spawn_bot_process, stop_bot_process  # noqa: E402
 from tests.e2e_extra import (  # noqa: E402
     assert_showdown_is_engines,
     engine_result,
@@ -230,18 +230,9 @@ class Cluster:
 
     async def stop_all(self, grace: float = 20.0) -> None:
         async def one(slot: Slot) -> None:
-            proc = slot.proc
-            if proc is None:
+            if slot.proc is None:
                 return
-            if proc.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, signal.SIGINT)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(proc.wait(), grace)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            if proc.returncode is None:
-                await proc.wait()
+            await stop_bot_process(slot.proc, grace=grace)  # SIGINT, then SIGKILL
             if slot.spans and slot.spans[-1][1] == float("inf"):
                 slot.spans[-1][1] = time.time()
 

@@ -1,6 +1,6 @@
 """The chaos run's short version (bench/chaos.py), part of every pytest run and so of CI:
 real bot.py processes against the fake Discord, a few tables played by scripted people
-(quick, slow, clicking twice and on stale messages), a bot process killed (SIGKILL, and
+(quick ones, and some clicking twice and on stale messages), a bot process killed (SIGKILL, and
 SIGTERM) every few seconds and started again, and at the end every check of the run:
 each round scored once with a ledger summing to zero, each showdown and standings posted
 once and the engine's, no DM dealt twice, no step later than its target, every
@@ -20,12 +20,12 @@ from bench.chaos import parse_args, run
 pytestmark = pytest.mark.chaos
 
 SHORT = [
-    "--minutes", "0.75",
+    "--minutes", "0.6",
     "--tables", "3",
-    "--kill-every", "5", "9",
+    "--kill-every", "4", "8",
     "--outage", "4",
-    "--styles", "quick", "slow", "double",
-    "--drain", "150",
+    "--styles", "quick", "double",
+    "--drain", "120",
     "--seed", "5",
 ]  # fmt: skip
 

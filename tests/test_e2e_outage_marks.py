@@ -8,16 +8,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import lobby_after, wait_showdown
 from tests.fakediscord import running_bot
 
 
 async def test_a_showdown_marked_after_an_outage_is_posted_once(fake_discord, tmp_path):
     fake = fake_discord
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
+    chan, (alice,) = warung(fake, "alice")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         repo = bot.repo

@@ -13,8 +13,10 @@ Discord holds that request (``Faults.stall``) so the kill lands while it is in f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from capsa.presets import get_preset
@@ -80,16 +82,30 @@ class Bot:
         assert late <= TARGET + MARGIN, f"{late:.1f} s after the restarted process was ready"
 
 
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bot]:
+    """The bot process started, and killed at the end whatever happens."""
+    bot = Bot(fake, tmp_path)
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.kill()
+
+
 async def opened(fake: FakeDiscord, chan: FakeChannel, host: FakeUser) -> FakeMessage:
     await host.slash("capsa new", channel=chan, seats=2, rounds=5, countdown=300, timeout=15)
     return await fake.wait_for_message(chan, is_open_lobby, timeout=15)
 
 
-async def started(fake: FakeDiscord, chan: FakeChannel, host: FakeUser) -> FakeMessage:
-    """A table of ``host`` and one computer, started; ``host``'s round-1 builder."""
-    lobby = await opened(fake, chan, host)
+async def started(bot: Bot, chan: FakeChannel, host: FakeUser) -> FakeMessage:
+    """A table of ``host`` and one computer, started, its round 1 open; ``host``'s
+    round-1 builder."""
+    lobby = await opened(bot.fake, chan, host)
     await host.click(lobby, "Start", timeout=15)
-    return await host.latest_dm(lambda m: "round 1/5" in m.text(), timeout=20)
+    dm = await host.latest_dm(lambda m: "round 1/5" in m.text(), timeout=20)
+    await bot.until("SELECT status FROM rounds", [(Phase.OPEN.value,)])
+    return dm
 
 
 def showdowns(chan: FakeChannel, number: int) -> list[FakeMessage]:
@@ -103,10 +119,9 @@ def builders(user: FakeUser, number: int) -> list[FakeMessage]:
 async def test_lobby(fake_discord, tmp_path):
     """Killed with a lobby open: after the restart its buttons work and it still closes at
     its expiry (its clock is stored)."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice, bob) = warung(fake, "alice", "bob")
-    await bot.start()
-    try:
+    async with running(fake, tmp_path) as bot:
         lobby = await opened(fake, chan, alice)
         assert bot.sql("SELECT status FROM matches") == [(Phase.LOBBY.value,)]
         await bot.restart()
@@ -114,18 +129,15 @@ async def test_lobby(fake_discord, tmp_path):
         assert joined.answered and bob.mention in lobby.text()
         (expires,) = bot.sql("SELECT lobby_expires_at FROM matches")[0]
         bot.clock_at(expires)
-    finally:
-        await bot.kill()
 
 
 async def test_starting_killed_while_starts_edit_is_in_flight(fake_discord, tmp_path):
     """Done when: killed while Start's edit of the lobby is in flight (the match stored as
     playing, round 1 not dealt, the watchdog held by the dead process), round 1 is dealt
     within 5 s of the restarted process being ready."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
+    async with running(fake, tmp_path) as bot:
         lobby = await opened(fake, chan, alice)
         edit = fake.faults.stall("/webhooks/*/*/messages/@original", STALL, method="PATCH")
         await alice.click(lobby, "Start", wait=False)
@@ -138,18 +150,15 @@ async def test_starting_killed_while_starts_edit_is_in_flight(fake_discord, tmp_
         await asyncio.sleep(1)
         assert len(builders(alice, 1)) == 1
         assert bot.sql("SELECT number FROM rounds") == [(1,)]
-    finally:
-        await bot.kill()
 
 
 async def test_dealing_killed_while_the_dm_is_in_flight(fake_discord, tmp_path):
     """Killed while round 1's DM is in flight (the round stored, ``dealing``): the next
     process finishes the deal (the dead dealer's ``prepare``) within the target, and the
     person gets the builder once."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
+    async with running(fake, tmp_path) as bot:
         lobby = await opened(fake, chan, alice)
         dm_post = fake.faults.stall(f"/channels/{alice.dm.id}/messages", STALL, method="POST")
         await alice.click(lobby, "Start", timeout=15)
@@ -161,38 +170,30 @@ async def test_dealing_killed_while_the_dm_is_in_flight(fake_discord, tmp_path):
         await bot.until("SELECT status FROM rounds", [("open",)], timeout=TARGET + MARGIN)
         await asyncio.sleep(1)
         assert len(builders(alice, 1)) == 1
-    finally:
-        await bot.kill()
 
 
 async def test_open(fake_discord, tmp_path):
     """Killed while people set their rows: after the restart the builder answers, and the
     countdown's clock is still set for the stored deadline (no fresh countdown)."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
-        dm = await started(fake, chan, alice)
-        await bot.until("SELECT status FROM rounds", [(Phase.OPEN.value,)])
+    async with running(fake, tmp_path) as bot:
+        dm = await started(bot, chan, alice)
         await bot.restart()
         picked = await alice.select(dm, "Back (5)", [c.code for c in hand_of(dm)[:5]])
         assert picked.answered
         (deadline,) = bot.sql("SELECT deadline FROM rounds")[0]
         bot.clock_at(deadline)
-    finally:
-        await bot.kill()
 
 
 async def test_closing_simulated(fake_discord, tmp_path):
     """Every hand in but not scored when the process died (simulated: the last hand written
     to the file while no process runs): the next process scores the round and posts the
     showdown within the target."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
-        dm = await started(fake, chan, alice)
-        await bot.until("SELECT status FROM rounds", [(Phase.OPEN.value,)])
+    async with running(fake, tmp_path) as bot:
+        dm = await started(bot, chan, alice)
         await bot.kill()
         back, middle, front = arrange(hand_of(dm), RULES, "normal", 3, seed=1).ordinary
         rows = [" ".join(c.code for c in row) for row in (back, middle, front)]
@@ -210,19 +211,16 @@ async def test_closing_simulated(fake_discord, tmp_path):
         await asyncio.sleep(1)
         assert len(showdowns(chan, 1)) == 1
         assert bot.sql("SELECT count(*), sum(points) FROM round_scores") == [(2, 0.0)]
-    finally:
-        await bot.kill()
 
 
 async def test_scored_killed_while_the_showdown_post_is_in_flight(fake_discord, tmp_path):
     """Done when: killed while the showdown's post is in flight (the round scored, its
     claim held by the dead process), the showdown is posted within 5 s of the restarted
     process being ready, and the round counted once."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
-        dm = await started(fake, chan, alice)
+    async with running(fake, tmp_path) as bot:
+        dm = await started(bot, chan, alice)
         post = fake.faults.stall(f"/channels/{chan.id}/messages", STALL, method="POST")
         await play_builder(alice, dm)
         await eventually(lambda: post.held == 1, timeout=20, message="the showdown's post")
@@ -237,19 +235,16 @@ async def test_scored_killed_while_the_showdown_post_is_in_flight(fake_discord, 
         await bot.until("SELECT status FROM rounds", [("shown",)], timeout=TARGET)
         assert len(showdowns(chan, 1)) == 1
         assert bot.sql("SELECT count(*), sum(points) FROM round_scores") == [(2, 0.0)]
-    finally:
-        await bot.kill()
 
 
 async def test_shown_with_rounds_to_go_simulated(fake_discord, tmp_path):
     """Killed during the pause after a showdown, which runs out while no process runs
     (simulated: the round scored and its clock due 40 s ago): round 2 is dealt within the
     target."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
-        dm = await started(fake, chan, alice)
+    async with running(fake, tmp_path) as bot:
+        dm = await started(bot, chan, alice)
         await play_builder(alice, dm)
         await fake.wait_for_message(chan, lambda m: "Showdown · round 1/5" in m.text())
         await bot.until("SELECT status FROM rounds", [(Phase.SHOWN.value,)])
@@ -261,12 +256,11 @@ async def test_shown_with_rounds_to_go_simulated(fake_discord, tmp_path):
         bot.within_target(dm2)
         await asyncio.sleep(1)
         assert len(builders(alice, 2)) == 1
-    finally:
-        await bot.kill()
 
 
-async def play_to_the_end(fake: FakeDiscord, chan: FakeChannel, alice: FakeUser) -> None:
-    dm = await started(fake, chan, alice)
+async def play_to_the_end(bot: Bot, chan: FakeChannel, alice: FakeUser) -> None:
+    fake = bot.fake
+    dm = await started(bot, chan, alice)
     for number in range(1, 6):
         if number > 1:
             dm = await alice.latest_dm(lambda m, n=number: f"round {n}/5" in m.text(), timeout=20)
@@ -283,11 +277,10 @@ async def test_finished_simulated(fake_discord, tmp_path):
     """The places stored but the standings not posted, their claim held by a process that
     died (simulated: the ended match put back to ``finished``, the claim given to a dead
     process's row): the next process posts the standings within the target, once."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     chan, (alice,) = warung(fake, "alice")
-    await bot.start()
-    try:
-        await play_to_the_end(fake, chan, alice)
+    async with running(fake, tmp_path) as bot:
+        await play_to_the_end(bot, chan, alice)
         await bot.until("SELECT status FROM matches", [(Phase.ENDED.value,)])
         await bot.kill()
         bot.sql("INSERT INTO processes VALUES ('gone:1', '', ?, ?)", time.time(), time.time())
@@ -307,21 +300,18 @@ async def test_finished_simulated(fake_discord, tmp_path):
         await bot.until("SELECT status FROM matches", [(Phase.ENDED.value,)], timeout=TARGET)
         await asyncio.sleep(1)
         assert len([m for m in chan.history if "final standings" in m.text()]) == before + 1
-    finally:
-        await bot.kill()
 
 
 async def test_ended_and_cancelled_do_nothing(fake_discord, tmp_path):
     """An ended match and a cancelled one: the next process posts nothing and sets no
     timer for them."""
-    fake, bot = fake_discord, Bot(fake_discord, tmp_path)
+    fake = fake_discord
     guild = fake.add_guild("Warung")
     chan, other = guild.add_text_channel("capsa"), guild.add_text_channel("other")
     alice = fake.add_user("alice", guild=guild)
     bob = fake.add_user("bob", guild=guild)
-    await bot.start()
-    try:
-        await play_to_the_end(fake, chan, alice)
+    async with running(fake, tmp_path) as bot:
+        await play_to_the_end(bot, chan, alice)
         lobby = await opened(fake, other, bob)
         await bob.click(lobby, "Start", timeout=15)
         await bob.latest_dm(lambda m: "round 1/5" in m.text(), timeout=20)
@@ -331,11 +321,11 @@ async def test_ended_and_cancelled_do_nothing(fake_discord, tmp_path):
             [(Phase.ENDED.value,), (Phase.CANCELLED.value,)],
         )
         await bot.until("SELECT count(*) FROM timers", [(0,)])
+        await fake.wait_for_message(other, lambda m: "cancelled" in m.text(), timeout=10)
+        await asyncio.sleep(1)  # the old process's last edits
         posted = len(fake.requests)
         await bot.restart()
         await asyncio.sleep(TARGET)
         new = [r for r in fake.requests[posted:] if r.method in ("POST", "PATCH")]
         assert not [r for r in new if "/channels/" in r.path], [r.path for r in new]
         assert bot.sql("SELECT count(*) FROM timers") == [(0,)]
-    finally:
-        await bot.kill()

@@ -1,7 +1,6 @@
 """SIGTERM (how a container or a service manager stops a program) stops the bot cleanly, as
-Ctrl-C does: it exits 0, its process row says it is dead (so on PostgreSQL the others take its
-tables over at once, not PROCESS_DEAD_SECONDS later), and a table's due step is handed on
-to the next process, which does it as soon as it is ready."""
+Ctrl-C does: it exits 0 and its process row says it is dead (so on PostgreSQL the others take its
+tables over at once, not PROCESS_DEAD_SECONDS later)."""
 
 from __future__ import annotations
 

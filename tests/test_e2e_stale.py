@@ -5,7 +5,7 @@ answers each with its route's refusal, and none changes anything."""
 
 from __future__ import annotations
 
-from tests.e2e import make_bot, play_builder
+from tests.e2e import make_bot, play_builder, warung
 from tests.e2e_extra import lobby_after, wait_showdown
 from tests.fakediscord import FakeMessage, FakeUser, InteractionResult, running_bot
 from tests.fakediscord.interactions import COMPONENT
@@ -20,10 +20,7 @@ async def stale_click(user: FakeUser, message: FakeMessage, custom_id: str) -> I
 
 async def test_clicks_on_components_that_are_gone_are_answered(fake_discord, tmp_path):
     fake = fake_discord
-    guild = fake.add_guild("Warung")
-    chan = guild.add_text_channel("capsa")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
+    chan, (alice, bob) = warung(fake, "alice", "bob")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         opened = await alice.slash("capsa new", channel=chan, seats=3, rounds=5)

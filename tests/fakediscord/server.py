@@ -7,7 +7,6 @@ Responses carry ``Content-Type: application/json`` exactly (discord.py compares 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import time
@@ -144,11 +143,9 @@ def build_app(fake: FakeDiscord) -> web.Application:
         stall = fake.faults.take_stall(method, path)
         if stall is not None:  # in flight for a while (a test kills the bot meanwhile)
             rec.fault = "stall"
-            stall.held += 1
-            try:
-                await asyncio.sleep(stall.seconds)
-            finally:
-                stall.held -= 1
+            if not await stall.hold():
+                rec.status, rec.response = 500, {"code": 0, "message": "dropped in flight"}
+                return json_response(500, rec.response)
         fault = fake.faults.take_route_fault(method, path)
         if fault is not None:
             status, data, headers = fault.response()
