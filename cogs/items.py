@@ -34,7 +34,7 @@ def router_of(client: discord.Client) -> Router:
     cog = client.get_cog(c.CAPSA_COG) if isinstance(client, BotBase) else None
     router = getattr(getattr(cog, "tables", None), "router", None)
     if not isinstance(router, Router):
-        raise RuntimeError(f"the {c.CAPSA_COG} cog is not loaded")
+        raise c.NotLoaded(f"the {c.CAPSA_COG} cog is not loaded")
     return router
 
 

@@ -100,3 +100,14 @@ async def test_a_bug_is_still_an_error_with_its_traceback(real_bot, caplog):
     assert ephemeral(ix) == t("ans.error", "en")
     (record,) = caplog.records
     assert record.levelno == logging.ERROR and record.exc_info is not None
+
+
+async def test_a_command_while_the_bot_stops_is_asked_to_try_again(real_bot, caplog):
+    """Stopping, the bot unloads its tables before its gateway closes: a command that
+    arrives in between is asked to try again, not told that something went wrong."""
+    ix = make_ix(real_bot, ALICE, locale=ID)
+    ix.command = None
+    with caplog.at_level(logging.WARNING):
+        await real_bot.tree.on_error(ix, app_commands.CommandNotFound("capsa", []))
+    assert ephemeral(ix) == t("ans.restarting", "id")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
