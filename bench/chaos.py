@@ -181,17 +181,22 @@ class Cluster:
         self.lock = asyncio.Lock()
 
     async def start(self, slot: Slot, timeout: float = 90.0) -> float:
-        """Start ``slot``'s process; returns when its shard identified (wall time)."""
+        """Start ``slot``'s process; returns when its shard identified (wall time). A bot
+        that exits at start (its database out of reach: it says so and exits 2) is started
+        again a second later, as a service manager restarts it."""
         seen = self.fake.gateway.identifies
         slot.proc = await spawn_bot_process(self.fake, self.db, slot.log, env=slot.env)
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while self.fake.gateway.identifies <= seen:
-            if slot.proc.returncode is not None:
-                tail = slot.log.read_text(errors="replace").strip().splitlines()[-3:]
-                raise RuntimeError(f"bot {slot.index} exited: {' | '.join(tail)}")
             if loop.time() > end:
-                raise RuntimeError(f"bot {slot.index} did not identify within {timeout:g} s")
+                tail = slot.log.read_text(errors="replace").strip().splitlines()[-3:]
+                raise RuntimeError(
+                    f"bot {slot.index} did not identify within {timeout:g} s: {' | '.join(tail)}"
+                )
+            if slot.proc.returncode is not None:
+                await asyncio.sleep(1)
+                slot.proc = await spawn_bot_process(self.fake, self.db, slot.log, env=slot.env)
             await asyncio.sleep(0.02)
         ready = time.time()
         slot.spans.append([ready, float("inf")])
