@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
+import asyncpg
+
 from capsa.i18n import LANGS
 from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTION, TableSetting
 
@@ -308,8 +310,6 @@ def is_database_outage(error: BaseException) -> bool:
     written for now: a PostgreSQL server down or restarting, a connection it dropped, a
     SQLite file on a full or read-only disk. What a person did then is not stored, and
     trying again later works; any other error is a bug."""
-    import asyncpg
-
     seen: set[int] = set()
     todo: list[BaseException | None] = [error]
     while todo:
