@@ -6,10 +6,12 @@ import argparse
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import logging
 import os
 import re
+import signal
 import sqlite3
 import sys
 import threading
@@ -525,6 +527,15 @@ async def _run(bot: CapsaBot) -> None:
     """``bot.start``, with a login that cannot reach Discord turned into ``Unreachable``
     (once logged in, discord.py itself reconnects through network trouble)."""
     async with bot:
+        # SIGTERM (a container or service manager stopping the bot) stops it as Ctrl-C does:
+        # the tables' timers handed on at once, the process's row removed, the database
+        # closed; not a death the other processes only notice after PROCESS_DEAD_SECONDS.
+        loop = asyncio.get_running_loop()
+        closing: set[asyncio.Task[None]] = set()
+        with contextlib.suppress(NotImplementedError):  # (no signal handlers on Windows)
+            loop.add_signal_handler(
+                signal.SIGTERM, lambda: closing.add(loop.create_task(bot.close()))
+            )
         try:
             await bot.login(bot.config.token)
         except (OSError, aiohttp.ClientError) as err:

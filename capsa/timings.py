@@ -36,6 +36,9 @@ WATCHDOG_SECONDS = 30.0
 # --- once-only posts ---------------------------------------------------------------------
 SHOWDOWN_CLAIM_SECONDS = 60.0  # the process posting a showdown holds it this long
 STANDINGS_CLAIM_SECONDS = 60.0  # the process posting the final standings holds them this long
+# A post that is out is stored as posted (its claim let go, if it failed) however long the
+# database is out of reach: tried again this often (cogs/rounds.py until_stored).
+OUTAGE_RETRY_SECONDS = 1.0
 
 # --- the database ----------------------------------------------------------------------
 DATABASE_CONNECT_SECONDS = 10.0  # how long to wait for the PostgreSQL server to answer

@@ -23,7 +23,7 @@ from cogs.coach import Coach
 from cogs.components import CAPSA_COG
 from cogs.flow import TableFlow
 from cogs.hand_builder import BuilderDisplay, HandBuilder
-from cogs.items import DYNAMIC_ITEMS
+from cogs.items import DYNAMIC_ITEMS, answer_stale
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
@@ -94,6 +94,12 @@ class Capsa(
     async def cog_unload(self) -> None:
         await self.tables.stop()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on a component its message no longer shows is answered too
+        (``cogs.items.answer_stale``), not dropped."""
+        await answer_stale(interaction)
 
     @app_commands.command(name=tr("cmd.new"), description=tr("cmd.new.desc"))
     @app_commands.rename(

@@ -91,6 +91,11 @@ class Term:
     lower: bool = False
 
 
+class NotLoaded(RuntimeError):
+    """The tables (the Capsa cog) are not loaded: the bot is starting or stopping, and a
+    click that arrives meanwhile is asked to try again in a moment."""
+
+
 class Refusal(Exception):
     """A person is turned away: ``code`` says why, ``values`` fill its text's placeholders.
     Raised by controllers; the reply (in the person's language) is the caller's, never

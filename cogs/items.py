@@ -34,7 +34,7 @@ def router_of(client: discord.Client) -> Router:
     cog = client.get_cog(c.CAPSA_COG) if isinstance(client, BotBase) else None
     router = getattr(getattr(cog, "tables", None), "router", None)
     if not isinstance(router, Router):
-        raise RuntimeError(f"the {c.CAPSA_COG} cog is not loaded")
+        raise c.NotLoaded(f"the {c.CAPSA_COG} cog is not loaded")
     return router
 
 
@@ -149,3 +149,34 @@ DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (
     ReplayButton,
 )
 """Every persistent component the bot answers (the Capsa cog registers them)."""
+
+
+async def answer_stale(interaction: discord.Interaction) -> bool:
+    """A click on one of our components that its message no longer shows (a client not
+    redrawn yet: the lobby's Join after Start, a showdown's Next after the next deal, a
+    locked DM's Submit). discord.py finds a DynamicItem in the message as it is now, so it
+    would drop such a click unanswered ("This interaction failed"); here it goes to its
+    route's handler like any other, which refuses what no longer applies. Returns whether
+    the interaction was one of those (and is answered here)."""
+    message = interaction.message
+    if interaction.type != discord.InteractionType.component or message is None:
+        return False
+    data: Mapping[str, object] = interaction.data or {}
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str):
+        return False
+    view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    shown = view_cls.from_message(message, timeout=None).walk_children()
+    if any(i.type.value == kind and getattr(i, "custom_id", None) == custom_id for i in shown):
+        return False  # discord.py's view store answers it
+    for factory in DYNAMIC_ITEMS:
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            try:
+                item = await factory.from_custom_id(interaction, factory.stand_in(custom_id), match)
+            except Exception as error:
+                await component_error(interaction, error, factory.stand_in(custom_id))
+                return True
+            await item.callback(interaction)
+            return True
+    return False

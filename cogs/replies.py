@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 
 from capsa.i18n import DEFAULT_LANG, LANGS, lang_from_locale, t
-from cogs.components import Refusal, Term
+from cogs.components import NotLoaded, Refusal, Term
+from data.common import is_database_outage
 from data.repository import MatchRecord, Repository
 
 log = logging.getLogger("capsa")
@@ -87,10 +88,19 @@ async def refuse(repo: Repository, interaction: discord.Interaction, refusal: Re
 
 
 async def report_error(interaction: discord.Interaction, error: Exception, what: object) -> None:
-    """Log the traceback and tell the user briefly, in their language. Never raises."""
+    """Log the traceback and tell the user briefly, in their language; a database out of
+    reach (down, restarting, a full disk), or the tables not loaded (the bot starting or
+    stopping), is said so, with a line in the log, and the person asked to try again.
+    Never raises."""
     lang = lang_from_locale(str(interaction.locale))
     if isinstance(error, app_commands.CommandOnCooldown):
         text = t("ans.cooldown", lang)
+    elif isinstance(error, NotLoaded | app_commands.CommandNotFound):  # stopping, starting
+        log.warning("%s: the tables are not loaded (%s); asked to try again", what, error)
+        text = t("ans.restarting", lang)
+    elif is_database_outage(error):  # one line: the outage is the news, not the stack
+        log.warning("%s: the database is out of reach (%s); asked to try again", what, error)
+        text = t("ans.db_down", lang)
     else:
         log.error("%s failed", what, exc_info=error)
         text = t("ans.error", lang)

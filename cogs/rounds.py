@@ -9,6 +9,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 import discord
@@ -20,7 +21,11 @@ from capsa.match import standings
 from capsa.render import render_showdown, render_standings
 from capsa.scoring import RoundResult
 from capsa.settings import TimeoutAction
-from capsa.timings import SHOWDOWN_CLAIM_SECONDS, STANDINGS_CLAIM_SECONDS
+from capsa.timings import (
+    OUTAGE_RETRY_SECONDS,
+    SHOWDOWN_CLAIM_SECONDS,
+    STANDINGS_CLAIM_SECONDS,
+)
 from cogs.components import Refusal, RefusalCode
 from cogs.delivery import DM_CLOSED, attempt, send_to
 from cogs.flow import Driver
@@ -43,6 +48,7 @@ from cogs.table_base import (
     seat_names,
 )
 from cogs.worker_pool import Priority
+from data.common import is_database_outage
 from data.repository import (
     MatchRecord,
     MatchStatus,
@@ -52,6 +58,26 @@ from data.repository import (
 )
 
 log = logging.getLogger(__name__)
+
+
+async def until_stored(what: str, write: Callable[[], Awaitable[object]]) -> None:
+    """``write`` (a post's mark, a claim let go), tried again every OUTAGE_RETRY_SECONDS
+    while the database is out of reach (a full disk, a server restarting): what was posted
+    must be stored as posted, or it would be posted twice. Any other error is raised."""
+    while True:
+        try:
+            await write()
+            return
+        except Exception as error:
+            if not is_database_outage(error):
+                raise
+            log.warning(
+                "%s: the database is out of reach (%s); storing it again in %s s",
+                what,
+                error,
+                OUTAGE_RETRY_SECONDS,
+            )
+            await asyncio.sleep(OUTAGE_RETRY_SECONDS)
 
 
 class Rounds:
@@ -259,12 +285,18 @@ class Rounds:
             rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=owner
         ):
             return False
+        release = partial(self.repo.release_showdown, rnd.id)
         try:
             message_id = await self._post_showdown(match, rnd)
-        except BaseException:
-            await asyncio.shield(self.repo.release_showdown(rnd.id))  # try again
+        except BaseException:  # try again (the claim let go even through an outage)
+            await asyncio.shield(until_stored(f"round {rnd.id}'s showdown claim", release))
             raise
-        await self.repo.mark_showdown_posted(rnd.id, message_id)
+        # It is out: marked, however long the database is out of reach, or the claim this
+        # live process holds would keep the table waiting, and the next one post it again.
+        await until_stored(
+            f"round {rnd.id}'s showdown",
+            partial(self.repo.mark_showdown_posted, rnd.id, message_id),
+        )
         self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
         await self.refresh_status(match, rnd)
         return True
@@ -362,12 +394,16 @@ class Rounds:
         owner = self.services.scheduler.owner
         if not await self.repo.claim_standings(match.id, STANDINGS_CLAIM_SECONDS, owner=owner):
             return False
+        release = partial(self.repo.release_standings, match.id)
         try:
             message_id = await self._post_standings(match)
-        except BaseException:
-            await asyncio.shield(self.repo.release_standings(match.id))  # try again
+        except BaseException:  # try again (the claim let go even through an outage)
+            await asyncio.shield(until_stored(f"table {match.id}'s standings claim", release))
             raise
-        await self.repo.mark_standings_posted(match.id, message_id)
+        await until_stored(  # out: marked, as a showdown is
+            f"table {match.id}'s standings",
+            partial(self.repo.mark_standings_posted, match.id, message_id),
+        )
         return True
 
     async def _post_standings(self, match: MatchRecord) -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .common import is_database_outage
 from .postgres import PostgresRepository
 from .postgres_db import DatabaseUnavailable, DatabaseUnreachable, check_reachable
 from .postgres_db import address as database_address
@@ -70,5 +71,6 @@ __all__ = [
     "TableFull",
     "check_reachable",
     "database_address",
+    "is_database_outage",
     "open_repository",
 ]

@@ -5,10 +5,13 @@ built from stored rows."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
+
+import asyncpg
 
 from capsa.i18n import LANGS
 from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTION, TableSetting
@@ -295,3 +298,45 @@ def match_summary(match: MatchRecord, sums: Iterable[tuple[int, float | None]]) 
     for seat, points in sums:
         totals[seat] = float(points or 0.0)
     return MatchSummary(match=match, totals=dict(sorted(totals.items())))
+
+
+# SQLite's words for a database it cannot write or open now (a full disk, a read-only file
+# system, another writer holding it too long, a lost device): an outage, not a bug.
+_SQLITE_OUTAGE = ("full", "readonly", "read-only", "locked", "disk i/o", "unable to open")
+
+
+def is_database_outage(error: BaseException) -> bool:
+    """Whether ``error`` (or what caused it) says the database cannot be reached or
+    written for now: a PostgreSQL server down or restarting, a connection it dropped, a
+    SQLite file on a full or read-only disk. What a person did then is not stored, and
+    trying again later works; any other error is a bug."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [error]
+    while todo:
+        err = todo.pop()
+        if err is None or id(err) in seen:
+            continue
+        seen.add(id(err))
+        if isinstance(err, sqlite3.OperationalError):
+            text = str(err).lower()
+            if any(word in text for word in _SQLITE_OUTAGE):
+                return True
+        if isinstance(
+            err,
+            asyncpg.PostgresConnectionError
+            | asyncpg.exceptions.OperatorInterventionError
+            | asyncpg.InterfaceError,
+        ):
+            return True
+        if isinstance(err, ConnectionError | TimeoutError) and not _is_http(err):
+            return True
+        original = getattr(err, "original", None)
+        todo += [err.__cause__, err.__context__]
+        if isinstance(original, BaseException):
+            todo.append(original)
+    return False
+
+
+def _is_http(error: BaseException) -> bool:
+    """An error of the HTTP client (Discord's side), not of the database's connection."""
+    return type(error).__module__.split(".")[0] in ("aiohttp", "discord")

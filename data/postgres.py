@@ -123,9 +123,9 @@ class PostgresRepository(SqlRepository):
             listener, self._listener = self._listener, None
             try:
                 await listener.remove_listener(TIMERS_CHANNEL, self._notified)
-            except (asyncpg.PostgresError, OSError):
-                pass  # a broken connection: the pool closes it
-            await self._pool.release(listener)
+                await self._pool.release(listener)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                pass  # a broken connection (the server restarted): the pool has it back
         await self._pool.close()
 
     # ------------------------------------------------------------------ plumbing

@@ -171,13 +171,14 @@ def test_every_route_has_a_handler_and_every_component_a_route(fake_bot) -> None
     ids=lambda item: item.custom_id,
 )
 async def test_a_component_without_the_capsa_cog_says_so_and_logs(caplog, item) -> None:
-    """A click on an old message while the cog is not loaded: an answer, not silence."""
+    """A click on an old message while the cog is not loaded (the bot starting or
+    stopping): an answer, not silence, asking to try again."""
     client = MagicMock(spec=commands.Bot)
     client.get_cog.return_value = None
     ix = make_ix(client, ALICE, locale=ID)
-    with caplog.at_level(logging.ERROR):
+    with caplog.at_level(logging.WARNING):
         await item.callback(ix)
-    assert ephemeral(ix) == t("ans.error", "id")
+    assert ephemeral(ix) == t("ans.restarting", "id")
     client.get_cog.assert_called_once_with(CAPSA_COG)
     assert "the Capsa cog is not loaded" in caplog.text
 

@@ -23,7 +23,7 @@ DISCORD_TOKEN) and calls ``cogs.discord_endpoints.apply_endpoints`` before creat
 """
 
 from .fake import FakeDiscord
-from .faults import Faults, RouteFault
+from .faults import Faults, RouteFault, Stall
 from .harness import assert_points_at, only_localhost, restored_endpoints, running_bot, spawn_bot
 from .interactions import InteractionResult
 from .server import RecordedRequest
@@ -58,6 +58,7 @@ __all__ = [
     "Perm",
     "RecordedRequest",
     "RouteFault",
+    "Stall",
     "assert_points_at",
     "eventually",
     "only_localhost",

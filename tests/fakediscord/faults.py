@@ -3,12 +3,14 @@ opening the DM channel), slow interactions."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import fnmatch
 import math
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .state import FakeAccount
 
@@ -65,6 +67,42 @@ class RouteFault:
 
 
 @dataclass(eq=False)
+class Stall:
+    """Hold the next ``remaining`` requests matching ``pattern`` (and ``method``) for
+    ``seconds`` before handling them as usual: a request in flight, for a test to kill the
+    bot meanwhile. ``held`` counts those being held now; ``drop`` (and ``Faults.clear``)
+    lets them go unhandled."""
+
+    pattern: Pattern
+    method: str | None
+    seconds: float
+    remaining: int
+    hits: int = 0
+    held: int = 0
+    dropped: bool = False
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def matches(self, method: str, path: str) -> bool:
+        return RouteFault.matches(self, method, path)  # type: ignore[arg-type]
+
+    def drop(self) -> None:
+        """The requests held now never reach Discord (their sender died meanwhile): they
+        are answered 500 at once and change nothing."""
+        self.dropped = True
+        self.released.set()
+
+    async def hold(self) -> bool:
+        """Hold a request; False if it was dropped meanwhile."""
+        self.held += 1
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.released.wait(), self.seconds)
+        finally:
+            self.held -= 1
+        return not self.dropped
+
+
+@dataclass(eq=False)
 class SlowInteractions:
     """The next ``remaining`` interactions (optionally of one user) are answered late."""
 
@@ -79,6 +117,7 @@ class Faults:
     refused_dms: set[int] = field(default_factory=set)
     refused_dm_channels: dict[int, int] = field(default_factory=dict)  # user id -> status
     slow: list[SlowInteractions] = field(default_factory=list)
+    stalls: list[Stall] = field(default_factory=list)
 
     def rate_limit(
         self,
@@ -126,7 +165,18 @@ class Faults:
         self.slow.append(rule)
         return rule
 
+    def stall(
+        self, pattern: Pattern, seconds: float, *, times: int = 1, method: str | None = None
+    ) -> Stall:
+        """Hold the next ``times`` matching requests ``seconds`` before answering them."""
+        rule = Stall(pattern, method, seconds, times)
+        self.stalls.append(rule)
+        return rule
+
     def clear(self) -> None:
+        for stall in self.stalls:  # what they hold now is dropped
+            stall.drop()
+        self.stalls.clear()
         self.rules.clear()
         self.refused_dms.clear()
         self.refused_dm_channels.clear()
@@ -134,12 +184,10 @@ class Faults:
 
     # -- used by the server ----------------------------------------------------------------
     def take_route_fault(self, method: str, path: str) -> RouteFault | None:
-        for rule in self.rules:
-            if rule.remaining > 0 and rule.matches(method, path):
-                rule.remaining -= 1
-                rule.hits += 1
-                return rule
-        return None
+        return _take(self.rules, method, path)
+
+    def take_stall(self, method: str, path: str) -> Stall | None:
+        return _take(self.stalls, method, path)
 
     def take_slow(self, user: FakeAccount) -> bool:
         for rule in self.slow:
@@ -148,3 +196,16 @@ class Faults:
                 rule.hits += 1
                 return True
         return False
+
+
+RuleT = TypeVar("RuleT", RouteFault, Stall)
+
+
+def _take(rules: list[RuleT], method: str, path: str) -> RuleT | None:
+    """The first of ``rules`` with uses left that matches the request, one use taken."""
+    for rule in rules:
+        if rule.remaining > 0 and rule.matches(method, path):
+            rule.remaining -= 1
+            rule.hits += 1
+            return rule
+    return None

@@ -140,6 +140,12 @@ def build_app(fake: FakeDiscord) -> web.Application:
             method, path, dict(request.query), body, [u.filename for u in uploads], time.time()
         )
         fake.requests.append(rec)
+        stall = fake.faults.take_stall(method, path)
+        if stall is not None:  # in flight for a while (a test kills the bot meanwhile)
+            rec.fault = "stall"
+            if not await stall.hold():
+                rec.status, rec.response = 500, {"code": 0, "message": "dropped in flight"}
+                return json_response(500, rec.response)
         fault = fake.faults.take_route_fault(method, path)
         if fault is not None:
             status, data, headers = fault.response()
