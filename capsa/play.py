@@ -34,7 +34,7 @@ from capsa.match import Match
 from capsa.names import position_name, row_name, special_name
 from capsa.presets import POSITIONS, PRESETS, Preset, get_preset
 from capsa.scoring import Seat
-from capsa.settings import BOT_LEVEL, ROUNDS, SEATS
+from capsa.settings import BOT_LEVEL, PRESET, ROUNDS, SEATS
 from capsa.showdown import ROW_ORDER, showdown_text, signed
 from capsa.solver import Arrangement, Rows, arrange
 from capsa.specials import find_setting, holds
@@ -70,8 +70,10 @@ def _option(text: str) -> tuple[str, object]:
     return key, _BOOLEAN_WORDS.get(raw.lower(), raw)
 
 
-def _play_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
+def rules_arguments(p: argparse.ArgumentParser) -> None:
+    """``--rules`` and ``--option``: the table's preset and options, as every command that
+    plays, solves or reviews a hand takes them."""
+    p.add_argument("--rules", default=PRESET.default, help=f"preset: {', '.join(PRESETS)}")
     p.add_argument(
         "--option",
         action="append",
@@ -81,6 +83,10 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         help="a table option, as in score: method=2-4, surrender=true, room_fee=true "
         "(repeat for several)",
     )
+
+
+def _play_args(p: argparse.ArgumentParser) -> None:
+    rules_arguments(p)
     low, high = SEATS.bounds
     p.add_argument(
         "--players",

@@ -9,23 +9,10 @@ from typing import TextIO
 from capsa.cards import CapsaError, check_setting, parse_cards
 from capsa.coach import review_hand
 from capsa.commands import command, run_batch
-from capsa.play import _option, table_options
+from capsa.play import rules_arguments, table_options
 from capsa.presets import Preset, get_preset
-from capsa.settings import BOT_LEVEL, PRESET
+from capsa.settings import BOT_LEVEL
 from capsa.solver import arrange, keep_memory
-
-
-def _rules_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default=PRESET.default, help=f"preset: {', '.join(PRESET.choices)}")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=_option,
-        metavar="KEY=VALUE",
-        help="a table option, as in score: method=2-4, surrender=true, room_fee=true "
-        "(repeat for several)",
-    )
 
 
 def _preset(args: argparse.Namespace) -> Preset:
@@ -38,7 +25,7 @@ def _preset(args: argparse.Namespace) -> Preset:
 
 def _arrange_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="*", help="13 cards, e.g. AS KS QS ... (or --batch)")
-    _rules_arg(p)
+    rules_arguments(p)
     p.add_argument("--level", default=BOT_LEVEL.default, choices=BOT_LEVEL.choices)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
     p.add_argument("--seed", type=int, default=None, help="seed for hard/easy (optional)")
@@ -84,7 +71,7 @@ SURRENDER_WORD = "surrender"
 
 
 def _review_args(p: argparse.ArgumentParser) -> None:
-    _rules_arg(p)
+    rules_arguments(p)
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
     p.add_argument("--back", help="the back row played, 5 cards")
     p.add_argument("--middle", help="the middle row played, 5 cards")
