@@ -231,7 +231,7 @@ class Lobby:
     ) -> None:
         await interaction.response.defer()  # acknowledge first; a busy table may take a moment
         lang = await user_lang(self.repo, interaction)
-        async with self.services.locks[match_id]:
+        async with self.flow.locks[match_id]:  # the table's steps take the same lock
             match = await self.repo.get_match(match_id)
             if match is None or match.status != MatchStatus.LOBBY:
                 await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))

@@ -1,6 +1,6 @@
 """What every part of a table shares: the services (the repository, the Discord client's
-channels, per-table locks, the timers, the worker processes), and the pure helpers that
-turn stored rounds into engine objects."""
+channels, the table's flow with its locks and timers, the worker processes), and the pure
+helpers that turn stored rounds into engine objects."""
 
 from __future__ import annotations
 
@@ -49,7 +49,6 @@ class TableServices:
         self.workers = workers
         self.flow = flow
         self.scheduler = flow.scheduler
-        self.locks = flow.locks  # per table: one step or lobby change at a time here
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:

@@ -4,7 +4,7 @@ A table's state lives in the repository (and in components' custom_ids), so a re
 picks every table up where it was. The parts that run tables are objects of their own, each
 in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them here:
 
-* ``TableServices`` (cogs/table_base.py): the repository, channels, per-table locks, the
+* ``TableServices`` (cogs/table_base.py): the repository, channels, the flow (its locks), the
   worker processes and the ``Scheduler`` (cogs/scheduler.py) of timers and background jobs;
 * ``TableFlow`` (cogs/flow.py): how a table moves on: the next step from ``cogs/life.py``,
   done when due by the part that registered it, the table's clock and watchdog timers;
