@@ -1,7 +1,9 @@
 """The bot's text in every language: one TOML catalogue per language, one lookup function.
 
 Each language in :data:`LANGS` has a file ``capsa/locales/<code>.toml`` of flat quoted keys
-(``"cmd.new" = "new"``) whose values are :meth:`str.format` templates. All of them are read
+(``"cmd.new" = "new"``) whose values are :meth:`str.format` templates, and may have a folder
+``capsa/locales/<code>/`` of more such files, one a feature (``ratings.toml``): together they
+are the language's catalogue, and a key written in two of them is an error. All of them are read
 when this module is imported, so no other module has to be imported first. English is the
 reference: a key missing in another language falls back to English (tests/test_i18n.py
 makes sure none is missing). Adding a language is one new file and its code in
@@ -40,10 +42,25 @@ def load_catalogue(path: Path) -> dict[str, str]:
     return data
 
 
+def catalogue_files(lang: str) -> list[Path]:
+    """The files of one language's catalogue: ``<lang>.toml``, then its folder's, by name."""
+    return [LOCALES_DIR / f"{lang}.toml", *sorted((LOCALES_DIR / lang).glob("*.toml"))]
+
+
+def load_language(lang: str) -> dict[str, str]:
+    """One language's whole catalogue, from all of its files."""
+    merged: dict[str, str] = {}
+    for path in catalogue_files(lang):
+        part = load_catalogue(path)
+        twice = sorted(set(part) & set(merged))
+        if twice:
+            raise CatalogueError(f"{path}: {', '.join(twice)} already written in another file")
+        merged.update(part)
+    return merged
+
+
 def _load_all() -> Mapping[str, Mapping[str, str]]:
-    return MappingProxyType(
-        {lang: MappingProxyType(load_catalogue(LOCALES_DIR / f"{lang}.toml")) for lang in LANGS}
-    )
+    return MappingProxyType({lang: MappingProxyType(load_language(lang)) for lang in LANGS})
 
 
 _CATALOGUES = _load_all()

@@ -157,6 +157,23 @@ def test_one_file_per_language() -> None:
     files = {p.stem for p in i18n.LOCALES_DIR.glob("*.toml")}
     # a catalogue file that LANGS does not name would never be loaded
     assert files == set(LANGS)
+    folders = {p.name for p in i18n.LOCALES_DIR.iterdir() if p.is_dir()}
+    assert folders <= set(LANGS), "a folder of catalogue files is named after its language"
+    for lang in folders:
+        assert all(p.suffix == ".toml" for p in (i18n.LOCALES_DIR / lang).iterdir())
+
+
+def test_a_language_read_from_its_file_and_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(tmp_path / "xx.toml", '"a.b" = "one"\n')
+    (tmp_path / "xx").mkdir()
+    _write(tmp_path / "xx" / "feature.toml", '"a.c" = "two"\n')
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    assert i18n.load_language("xx") == {"a.b": "one", "a.c": "two"}
+    _write(tmp_path / "xx" / "other.toml", '"a.b" = "again"\n')
+    with pytest.raises(CatalogueError, match=r"other\.toml: a\.b already written"):
+        i18n.load_language("xx")
 
 
 def test_every_key_in_every_language() -> None:
@@ -363,8 +380,7 @@ def test_loader_refuses_tables_and_other_values(tmp_path: Path) -> None:
 @pytest.fixture
 def with_new_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A new language "fr" as a contributor adds it: one file and one entry in LANGS."""
-    for lang in LANGS:
-        shutil.copy(i18n.LOCALES_DIR / f"{lang}.toml", tmp_path / f"{lang}.toml")
+    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
     _write(tmp_path / "fr.toml", '# test catalogue\n"pos.back" = "Arrière"\n')
     monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     monkeypatch.setattr(i18n, "LANGS", (*LANGS, "fr"))
