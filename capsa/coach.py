@@ -24,8 +24,8 @@ import numpy as np
 
 from capsa.cards import CapsaError, Card, format_cards, parse_cards
 from capsa.hands import evaluate, is_fouled
-from capsa.i18n import t
-from capsa.names import position_name, row_name, special_name
+from capsa.i18n import count_of, number, t
+from capsa.names import OPPONENTS_WORDS, position_name, row_name, special_name
 from capsa.presets import POSITIONS, Preset
 from capsa.showdown import signed
 from capsa.solver.evaluator import C3, C5, HandTables, find_specials
@@ -314,7 +314,7 @@ class ReviewText:
 
 def review_text(review: Review, lang: str) -> ReviewText:
     def points(value: float) -> str:
-        return signed(round(value, 2))
+        return signed(value, lang)
 
     notes = []
     if review.special is not None and review.special_value is not None:
@@ -327,6 +327,9 @@ def review_text(review: Review, lang: str) -> ReviewText:
                 rows_points=points(review.rows_value),
             )
         )
+    surrender_note = _surrender_note(review, lang)
+    if surrender_note is not None:
+        notes.append(surrender_note)
     if review.origin == Origin.AUTO:
         notes.append(t("rev.auto", lang))
     elif review.origin == Origin.TIMED_OUT:
@@ -334,7 +337,7 @@ def review_text(review: Review, lang: str) -> ReviewText:
     if review.is_best:
         verdict = t("rev.best_choice", lang)
     else:
-        verdict = t("rev.cost", lang, loss=f"{review.loss:.2f}")
+        verdict = t("rev.cost", lang, loss=number(review.loss, lang, digits=2))
     return ReviewText(
         yours_title=t("rev.yours", lang, points=points(review.played_value)),
         yours=_setting_text(review.played, review.declared, review.surrendered, lang),
@@ -342,8 +345,38 @@ def review_text(review: Review, lang: str) -> ReviewText:
         best=_setting_text(review.best, review.best_declare, review.best_surrender, lang),
         verdict=verdict,
         notes=tuple(notes),
-        how=t("rev.how", lang, opponents=review.opponents),
+        how=" ".join(
+            (
+                t("rev.how", lang, opponents=count_of(OPPONENTS_WORDS, review.opponents, lang)),
+                t("rev.models", lang),
+            )
+        ),
     )
+
+
+def _surrender_note(review: Review, lang: str) -> str | None:
+    """Where the table allows surrender: was giving the hand up (or keeping it) right?"""
+    if review.surrender_value is None:
+        return None
+    surrender_points = signed(review.surrender_value, lang)
+    if review.surrendered:
+        if review.is_best:
+            return t("rev.surrender_best", lang, surrender_points=surrender_points)
+        return t(
+            "rev.surrender_cost",
+            lang,
+            loss=number(review.loss, lang, digits=2),
+            best_points=signed(review.best_value, lang),
+            surrender_points=surrender_points,
+        )
+    if review.best_surrender and not review.is_best:
+        return t(
+            "rev.should_surrender",
+            lang,
+            surrender_points=surrender_points,
+            played_points=signed(review.played_value, lang),
+        )
+    return None
 
 
 def _setting_text(setting: Rows | None, declared: str | None, surrendered: bool, lang: str) -> str:

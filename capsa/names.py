@@ -5,6 +5,9 @@ from __future__ import annotations
 from capsa.hands import Row
 from capsa.i18n import rank_word, t
 
+# "1 opponent", "3 opponents" (capsa.i18n.count_of)
+OPPONENTS_WORDS = ("count.opponents.one", "count.opponents.other")
+
 # Which ranks each category names: pair -> its pair, full house -> set over pair, ...
 _PLURAL = {"pair", "two_pair", "three_of_a_kind", "full_house", "four_of_a_kind"}
 

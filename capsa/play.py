@@ -227,7 +227,10 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
             seats = [played.seat]
             for i in range(1, args.players):
                 a = arrange(hands[i], preset, args.level, opponents, seed=round_seed + i)
-                seats.append(Seat(names[i], a.back, a.middle, a.front, declare=a.declare))
+                if a.surrender:  # the solver gives the hand up where the table allows it
+                    seats.append(Seat(names[i], surrender=True))
+                else:
+                    seats.append(Seat(names[i], a.back, a.middle, a.front, declare=a.declare))
             result = match.play(seats)
             term.say("play.showdown")
             text = showdown_text(result, match.totals, len(match.results), match.length, args.lang)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from capsa.cards import format_cards
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.names import category_name, position_name, row_name, special_name
 from capsa.presets import POSITIONS
 from capsa.scoring import PairResult, RoundResult
@@ -18,9 +18,10 @@ from capsa.scoring import PairResult, RoundResult
 ROW_ORDER = ("front", "middle", "back")
 
 
-def signed(points: float) -> str:
-    text = f"{points:g}" if isinstance(points, float) else str(points)
-    return f"+{text}" if points > 0 else text
+def signed(points: float, lang: str = "en") -> str:
+    """Points with their sign ("+5", "-2", "+9,7" in Indonesian), as ``lang`` writes
+    numbers; a room fee leaves at most two decimals."""
+    return number(points, lang, digits=2, sign=True)
 
 
 def player_lines(
@@ -42,9 +43,9 @@ def player_lines(
         lines.append(t("sd.special", lang, special=special_name(player.special, lang)))
     if auto:
         lines.append(t("sd.auto", lang))
-    points = t("sd.points", lang, points=signed(player.total))
+    points = t("sd.points", lang, points=signed(player.total, lang))
     if player.fee:
-        points += " " + t("sd.fee", lang, fee=f"{player.fee:g}")
+        points += " " + t("sd.fee", lang, fee=number(player.fee, lang, digits=2))
     lines.append(points)
     return lines
 
@@ -93,16 +94,16 @@ def pair_line(result: RoundResult, pair: PairResult, lang: str = "en") -> str:
         "sd.result",
         lang,
         a=names[i],
-        pa=signed(pair.points),
+        pa=signed(pair.points, lang),
         b=names[j],
-        pb=signed(-pair.points),
+        pb=signed(-pair.points, lang),
     )
     return f"**{head}**: " + " · ".join(parts) + f" {tail}"
 
 
-def totals_lines(totals: Mapping[str, float]) -> list[str]:
+def totals_lines(totals: Mapping[str, float], lang: str = "en") -> list[str]:
     ordered = sorted(totals.items(), key=lambda kv: -kv[1])
-    return [f"{name}: **{signed(total)}**" for name, total in ordered]
+    return [f"{name}: **{signed(total, lang)}**" for name, total in ordered]
 
 
 def showdown_text(
@@ -122,6 +123,6 @@ def showdown_text(
     out.extend(pair_line(result, pair, lang) for pair in result.pairs)
     out.append("")
     out.append(t("sd.totals", lang))
-    out.extend(totals_lines(totals))
+    out.extend(totals_lines(totals, lang))
     out.append(t("sd.round_footer", lang, k=round_number, n=rounds_total, preset=result.preset))
     return "\n".join(out).replace("**", "")  # embeds use Markdown; a terminal does not

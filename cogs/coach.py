@@ -78,16 +78,20 @@ class Coach:
         stored = await self.repo.hand_review(rnd.id, hand.seat)
         if stored is not None:
             return Review.from_dict(stored)
-        back, middle, front = rows_of(hand)
+        played = None
+        if not hand.surrendered:  # a surrendered hand has no rows
+            back, middle, front = rows_of(hand)
+            played = (tuple(back), tuple(middle), tuple(front))
         job = (
             review_job,
             parse_cards(hand.cards),
             preset_of(match),
             len(match.seats) - 1,
-            (tuple(back), tuple(middle), tuple(front)),
+            played,
             hand.declare,
             hand.fouled and hand.auto,  # a timed-out hand the table counts as fouled
             origin_of(hand),
+            hand.surrendered,
         )
         if asked:
             review = await self.services.workers.run(Priority.CLICK, *job)

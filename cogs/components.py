@@ -73,6 +73,7 @@ class RefusalCode(StrEnum):
     ALREADY_SUBMITTED = "hand.already"
     INCOMPLETE = "hand.incomplete"
     NO_SPECIAL = "hand.no_special"
+    NO_SURRENDER = "hand.no_surrender"  # the table does not allow surrender
     NOT_PLAYED = "rev.not_played"
     REPLAY_UNKNOWN = "rp.unknown"  # {id}
     REPLAY_CANCELLED = "rp.cancelled"  # {id}
@@ -137,6 +138,8 @@ class Placement(Enum):
     BUTTON = "button"  # the builder's row of buttons, always
     SPECIAL = "special"  # the builder's row of buttons, when the hand holds a special
     CONFIRM = "confirm"  # alone, under "submit a fouled setting?"
+    SURRENDER = "surrender"  # the builder's row of buttons, where the table allows surrender
+    CONFIRM_SURRENDER = "confirm_surrender"  # alone, under "give this hand up?"
 
 
 class BuilderAction(StrEnum):
@@ -161,6 +164,13 @@ class BuilderAction(StrEnum):
     CLEAR = "c", "btn.clear", discord.ButtonStyle.secondary, Placement.BUTTON
     SUBMIT = "s", "btn.submit", discord.ButtonStyle.primary, Placement.BUTTON
     SUBMIT_FOUL = "f", "btn.submit_foul", discord.ButtonStyle.danger, Placement.CONFIRM
+    SURRENDER = "g", "btn.surrender", discord.ButtonStyle.danger, Placement.SURRENDER
+    SURRENDER_CONFIRM = (
+        "y",
+        "btn.surrender_confirm",
+        discord.ButtonStyle.danger,
+        Placement.CONFIRM_SURRENDER,
+    )
 
     @property
     def position(self) -> str:

@@ -86,7 +86,15 @@ class BuilderDisplay:
             note = screens.special_held_note(special, preset_of(match).specials[special], lang)
         picture = await self._draw_hand(draft, lang, priority)
         return screens.builder_screen(
-            match, rnd, seat, draft, lang, special=special, note=note, picture=picture
+            match,
+            rnd,
+            seat,
+            draft,
+            lang,
+            special=special,
+            surrender=preset_of(match).surrender,
+            note=note,
+            picture=picture,
         )
 
     async def _draw_hand(self, draft: Draft, lang: str, priority: Priority) -> bytes | None:
@@ -207,9 +215,13 @@ class HandBuilder:
             raise Refusal(RefusalCode.ROUND_OVER)
         hand = rnd.hands[seat.seat]
         if hand.submitted:
-            back, middle, _ = rows_of(hand)
-            draft = Draft.start(parse_cards(hand.cards)).with_setting(back, middle)
-            locked = screens.locked_screen(match, rnd, draft, lang, hand.declare)
+            draft = Draft.start(parse_cards(hand.cards))
+            if not hand.surrendered:
+                back, middle, _ = rows_of(hand)
+                draft = draft.with_setting(back, middle)
+            locked = screens.locked_screen(
+                match, rnd, draft, lang, hand.declare, surrendered=hand.surrendered
+            )
             await interaction.followup.send(**locked.send_kwargs(ephemeral=True))
             return
         draft = Draft.start(parse_cards(hand.cards))
@@ -297,26 +309,56 @@ class HandBuilder:
             return
         await self._submit(turn, draft, None)
 
-    async def _submit(self, turn: Turn, draft: Draft, declare: str | None) -> None:
-        match, seat, interaction = turn.match, turn.seat, turn.interaction
-        back, middle, front = ([c.code for c in row] for row in draft.setting)
-        accepted = await self.repo.submit_hand(
+    @step(BuilderAction.SURRENDER)
+    async def _surrender_pressed(self, turn: Turn) -> None:
+        """Surrender asks first, showing what it costs; only its confirmation gives the
+        hand up (and the countdown never does)."""
+        preset = preset_of(turn.match)
+        if not preset.surrender:
+            raise Refusal(RefusalCode.NO_SURRENDER)
+        confirm = screens.confirm_surrender_screen(
             turn.rnd.id,
-            seat,
-            back,
-            middle,
-            front,
-            declare,
-            fouled=declare is None and draft.fouled,
-            arranged=declare is None and draft.arranged,
+            turn.seat,
+            turn.draft,
+            turn.lang,
+            preset.surrender_cost,
+            len(turn.match.seats) - 1,
         )
+        await turn.interaction.followup.send(**confirm.send_kwargs(ephemeral=True))
+
+    @step(BuilderAction.SURRENDER_CONFIRM)
+    async def _surrender(self, turn: Turn) -> None:
+        if not preset_of(turn.match).surrender:
+            raise Refusal(RefusalCode.NO_SURRENDER)
+        await self._submit(turn, turn.draft, None, surrender=True)
+
+    async def _submit(
+        self, turn: Turn, draft: Draft, declare: str | None, *, surrender: bool = False
+    ) -> None:
+        match, seat, interaction = turn.match, turn.seat, turn.interaction
+        if surrender:  # given up unseen: no rows
+            accepted = await self.repo.submit_hand(
+                turn.rnd.id, seat, None, None, None, None, fouled=False, surrendered=True
+            )
+        else:
+            back, middle, front = ([c.code for c in row] for row in draft.setting)
+            accepted = await self.repo.submit_hand(
+                turn.rnd.id,
+                seat,
+                back,
+                middle,
+                front,
+                declare,
+                fouled=declare is None and draft.fouled,
+                arranged=declare is None and draft.arranged,
+            )
         if not accepted:
             raise Refusal(RefusalCode.ALREADY_SUBMITTED)
         rnd = await self.services.round_now(turn.rnd.id)
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
             self.services.scheduler.spawn(self.rounds.close_round(match.id))
-        locked = screens.locked_screen(match, rnd, draft, turn.lang, declare)
+        locked = screens.locked_screen(match, rnd, draft, turn.lang, declare, surrender)
         await interaction.edit_original_response(**locked.edit_kwargs())
         hand = rnd.hands[seat]
         if (  # a refused DM left no DM message to lock

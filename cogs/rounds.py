@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -56,6 +57,9 @@ from data.repository import (
     RoundRecord,
     SeatRecord,
 )
+
+if TYPE_CHECKING:
+    from capsa.solver import Arrangement
 
 log = logging.getLogger(__name__)
 
@@ -148,15 +152,7 @@ class Rounds:
             arrangement = await self.services.suggest(
                 match, rnd, seat.seat, level, priority=Priority.DEAL
             )
-            await self.repo.submit_hand(
-                rnd.id,
-                seat.seat,
-                [c.code for c in arrangement.back],
-                [c.code for c in arrangement.middle],
-                [c.code for c in arrangement.front],
-                arrangement.declare,
-                fouled=False,
-            )
+            await self._submit_computer(rnd, seat.seat, arrangement)
 
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
@@ -183,6 +179,22 @@ class Rounds:
                 and not rnd.hands[seat.seat].dm_refused
                 and not rnd.hands[seat.seat].submitted
             )
+        )
+
+    async def _submit_computer(
+        self, rnd: RoundRecord, seat: int, choice: Arrangement, *, auto: bool = False
+    ) -> None:
+        """A computer's choice, as its solver made it: rows, a special declared, or the hand
+        given up where the table allows it. ``auto``: set at the deadline (after a crash)."""
+        if choice.surrender:
+            await self.repo.submit_hand(
+                rnd.id, seat, None, None, None, None, fouled=False, auto=auto, surrendered=True
+            )
+            return
+        rows = (choice.back, choice.middle, choice.front)
+        back, middle, front = ([c.code for c in row] for row in rows)
+        await self.repo.submit_hand(
+            rnd.id, seat, back, middle, front, choice.declare, fouled=False, auto=auto
         )
 
     async def _send_builder_dm(
@@ -314,15 +326,14 @@ class Rounds:
             arrangement = await self.services.suggest(
                 match, rnd, hand.seat, priority=Priority.SHOWDOWN
             )
-            declare = None if foul or hand.seat in people else arrangement.declare
-            rows = (
-                (arrangement.back, arrangement.middle, arrangement.front)
-                if declare
-                else arrangement.ordinary
-            )
-            back, middle, front = ([c.code for c in row] for row in rows)
+            if hand.seat not in people:  # a computer chooses as at the deal
+                await self._submit_computer(rnd, hand.seat, arrangement, auto=True)
+                continue
+            # A person: ordinary rows, never a special nor a surrender (only the person
+            # gives their hand up, with the builder's confirmation), or the foul.
+            back, middle, front = ([c.code for c in row] for row in arrangement.ordinary)
             await self.repo.submit_hand(
-                rnd.id, hand.seat, back, middle, front, declare, fouled=foul, auto=True
+                rnd.id, hand.seat, back, middle, front, None, fouled=foul, auto=True
             )
 
     async def _post_showdown(self, match: MatchRecord, rnd: RoundRecord) -> int | None:

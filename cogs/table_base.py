@@ -113,7 +113,7 @@ def preset_of(match: MatchRecord) -> Preset:
 
 
 def rows_of(hand: HandRecord) -> tuple[list[Card], list[Card], list[Card]]:
-    """A submitted hand's back, middle and front."""
+    """A submitted hand's back, middle and front (a surrendered hand has none)."""
     if hand.back is None or hand.middle is None or hand.front is None:
         raise ValueError(f"seat {hand.seat} has not set its rows")
     return parse_cards(hand.back), parse_cards(hand.middle), parse_cards(hand.front)
@@ -124,6 +124,9 @@ def round_result(match: MatchRecord, rnd: RoundRecord) -> RoundResult:
     names = seat_names(match)
     seats = []
     for hand in sorted(rnd.hands, key=lambda h: h.seat):
+        if hand.surrendered:  # given up unseen: no rows
+            seats.append(Seat(names[hand.seat], surrender=True))
+            continue
         back, middle, front = rows_of(hand)
         seats.append(
             Seat(

@@ -4,14 +4,15 @@ actions and custom_ids). Built by the screens (``cogs/screens/``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
 from capsa.builder import Draft
+from capsa.cards import Card
 from capsa.i18n import t
-from capsa.names import special_name
+from capsa.names import position_name, special_name
 from cogs import components as c
 from cogs.components import BuilderAction, LobbyAction, PageDirection, Placement, ReplayStep
 from cogs.items import (
@@ -89,13 +90,44 @@ def _builder_button(
     return BuilderButton(button(click, label, act.style, row=row), click)
 
 
+def select_options(
+    position: str, options: Sequence[Card], chosen: Sequence[Card], lang: str
+) -> list[discord.SelectOption]:
+    """A row's select: every card it may take, the row's cards chosen. Once a row is filled
+    Discord shows its chosen cards instead of the placeholder, so the first of them carries
+    the row's name ("Back: A♠, K♠, ..."): on a phone the two filled menus stay told apart."""
+    first = next((card for card in options if card in chosen), None)
+    return [
+        discord.SelectOption(
+            label=t("hand.filled", lang, row=position_name(position, lang), card=card.symbol)
+            if card == first
+            else card.symbol,
+            value=card.code,
+            default=card in chosen,
+        )
+        for card in options
+    ]
+
+
 def builder_view(
-    round_id: int, seat: int, draft: Draft, lang: str, special: str | None
+    round_id: int,
+    seat: int,
+    draft: Draft,
+    lang: str,
+    special: str | None,
+    *,
+    surrender: bool = False,
 ) -> discord.ui.View:
     """Back select, middle select, then the buttons of the builder's row in the enum's
-    order (Declare only when the hand holds ``special``)."""
+    order (Declare only when the hand holds ``special``, Surrender only where the table
+    allows ``surrender``)."""
     view = discord.ui.View(timeout=None)
     declared = special_name(special, lang) if special else ""
+    shown = {Placement.BUTTON}
+    if special:
+        shown.add(Placement.SPECIAL)
+    if surrender:
+        shown.add(Placement.SURRENDER)
     for act in BuilderAction:
         if act.placement == Placement.SELECT:
             chosen = draft.back if act == BuilderAction.BACK else draft.middle
@@ -106,25 +138,32 @@ def builder_view(
                 placeholder=t(act.key, lang),
                 min_values=5,
                 max_values=5,
-                options=[
-                    discord.SelectOption(label=card.symbol, value=card.code, default=card in chosen)
-                    for card in options
-                ],
+                options=select_options(act.position, options, chosen, lang),
                 row=c.SELECTS.index(act),
             )
             view.add_item(BuilderSelect(select, click))
-        elif act.placement == Placement.BUTTON or (act.placement == Placement.SPECIAL and special):
+        elif act.placement in shown:
             label = t(act.key, lang, special=declared)
             view.add_item(_builder_button(act, round_id, seat, draft, label, len(c.SELECTS)))
     return view
 
 
-def confirm_foul_view(round_id: int, seat: int, draft: Draft, lang: str) -> discord.ui.View:
+def _confirm_view(
+    placement: Placement, round_id: int, seat: int, draft: Draft, lang: str
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for act in BuilderAction:
-        if act.placement == Placement.CONFIRM:
+        if act.placement == placement:
             view.add_item(_builder_button(act, round_id, seat, draft, t(act.key, lang), None))
     return view
+
+
+def confirm_foul_view(round_id: int, seat: int, draft: Draft, lang: str) -> discord.ui.View:
+    return _confirm_view(Placement.CONFIRM, round_id, seat, draft, lang)
+
+
+def confirm_surrender_view(round_id: int, seat: int, draft: Draft, lang: str) -> discord.ui.View:
+    return _confirm_view(Placement.CONFIRM_SURRENDER, round_id, seat, draft, lang)
 
 
 # --- pages --------------------------------------------------------------------------------------

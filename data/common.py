@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 import asyncpg
 
 from capsa.i18n import LANGS
+from capsa.presets import get_preset
 from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTION, TableSetting
 
 from .repository import (
@@ -92,6 +93,21 @@ def check_setting(texts: dict[str, str | None], dealt: tuple[str, ...]) -> None:
     placed = Counter(c for name in ROW_SIZES for c in cards_tuple(texts[name]) or ())
     if placed != Counter(dealt):
         raise ValueError("the setting does not use exactly the cards dealt to the seat")
+
+
+def check_surrender(
+    surrendered: bool, texts: dict[str, str | None], declare: str | None, fouled: bool
+) -> None:
+    """Refuse (ValueError) a surrender stored with rows, a special or a foul: a hand given
+    up before the reveal has none of them."""
+    if surrendered and (any(text is not None for text in texts.values()) or declare or fouled):
+        raise ValueError("a surrendered hand is stored without rows, special or foul")
+
+
+def check_surrender_allowed(preset: str, options: dict[str, Any] | None) -> None:
+    """Refuse (ValueError) a surrender at a table whose preset and options do not allow it."""
+    if not get_preset(preset, options or None).surrender:
+        raise ValueError(f"a {preset} table with options {options or {}} allows no surrender")
 
 
 def check_new_match(seats_count: int, rounds_total: int, timeout_action: str) -> None:
@@ -225,6 +241,7 @@ def hand_record(r: Row, secs: Seconds) -> HandRecord:
         dm_message_id=r["dm_message_id"],
         dm_refused=bool(r["dm_refused"]),
         arranged=bool(r["arranged"]),
+        surrendered=bool(r["surrendered"]),
     )
 
 

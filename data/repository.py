@@ -180,6 +180,7 @@ class HandRecord:
     dm_message_id: int | None
     dm_refused: bool  # the DM was refused and the player was told in the channel instead
     arranged: bool = False  # submitted as Auto-arrange suggested it
+    surrendered: bool = False  # given up before the reveal: no rows, pays each player still in
 
     @property
     def submitted(self) -> bool:
@@ -461,11 +462,13 @@ class Repository(Protocol):
         auto: bool = False,
         *,
         arranged: bool = False,
+        surrendered: bool = False,
         now: float | None = None,
     ) -> bool:
         """Lock a seat's setting in, once, while the round is DEALING or OPEN. ``auto``: the
         countdown set it; ``arranged``: the person submitted Auto-arrange's suggestion as it
-        came."""
+        came; ``surrendered``: the seat gave its hand up (no rows, no special, not fouled;
+        ValueError where the table does not allow surrender)."""
         ...
 
     async def score_round(

@@ -36,6 +36,8 @@ from .common import (
     check_scores_seats,
     check_setting,
     check_sort,
+    check_surrender,
+    check_surrender_allowed,
     coach_fields,
     from_json,
     match_summary,
@@ -272,7 +274,7 @@ _MATCH_ROWS = (
 _ROUND_ROWS = (
     "SELECT h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
     " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged,"
-    " r.* FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
+    " h.surrendered, r.* FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
 )
 _ACTIVE_MATCH_OF_USER = (
     "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
@@ -891,17 +893,20 @@ class SqlRepository(ABC):
         auto: bool = False,
         *,
         arranged: bool = False,
+        surrendered: bool = False,
         now: float | None = None,
     ) -> bool:
         rows = {"back": back, "middle": middle, "front": front}
         texts = {name: cards_text(cards) for name, cards in rows.items()}
+        check_surrender(surrendered, texts, declare, fouled)
         t = now_or(now)
 
         async def tx(db: Tx) -> bool:
             await db.hold_match_of_round(round_id)
             row = await db.one(
-                "SELECT h.cards, h.submitted_at, r.status FROM hands h"
-                " JOIN rounds r ON r.id = h.round_id WHERE h.round_id = ? AND h.seat = ?",
+                "SELECT h.cards, h.submitted_at, r.status, m.preset, m.options FROM hands h"
+                " JOIN rounds r ON r.id = h.round_id JOIN matches m ON m.id = r.match_id"
+                " WHERE h.round_id = ? AND h.seat = ?",
                 round_id,
                 seat,
             )
@@ -910,9 +915,11 @@ class SqlRepository(ABC):
             if row["submitted_at"] is not None:
                 return False
             check_setting(texts, cards_tuple(row["cards"]) or ())
+            if surrendered:
+                check_surrender_allowed(row["preset"], from_json(row["options"]))
             return 1 == await db.run(
                 "UPDATE hands SET back = ?, middle = ?, front = ?, declare = ?, fouled = ?,"
-                " auto = ?, arranged = ?, submitted_at = ?"
+                " auto = ?, arranged = ?, surrendered = ?, submitted_at = ?"
                 " WHERE round_id = ? AND seat = ? AND submitted_at IS NULL",
                 texts["back"],
                 texts["middle"],
@@ -921,6 +928,7 @@ class SqlRepository(ABC):
                 bool(fouled),
                 bool(auto),
                 bool(arranged),
+                bool(surrendered),
                 db.stamp(t),
                 round_id,
                 seat,

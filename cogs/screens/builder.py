@@ -8,11 +8,10 @@ import discord
 
 from capsa.builder import Draft, preview_lines
 from capsa.cards import format_cards
-from capsa.i18n import t
-from capsa.names import special_name
-from capsa.showdown import signed
+from capsa.i18n import count_of, number, t
+from capsa.names import OPPONENTS_WORDS, special_name
 from cogs.screens.base import GREEN, GREY, Picture, Screen, relative, with_picture
-from cogs.views import builder_view, confirm_foul_view
+from cogs.views import builder_view, confirm_foul_view, confirm_surrender_view
 from data.repository import MatchRecord, RoundRecord
 
 HAND_PICTURE = "hand.jpg"
@@ -27,14 +26,15 @@ def special_choice_note(
     special: str, value: int, declared: float, ordinary: float, lang: str
 ) -> str:
     """Both choices of a hand that holds a special, with what each is expected to bring."""
-    return t(
+    choice = t(
         "hand.special",
         lang,
         special=special_name(special, lang),
         value=value,
-        declared=signed(round(declared, 1)),
-        ordinary=signed(round(ordinary, 1)),
+        declared=number(declared, lang, sign=True),
+        ordinary=number(ordinary, lang, sign=True),
     )
+    return f"{choice}\n{t('hand.estimate_note', lang)}"  # not the coach's numbers: say so
 
 
 def builder_embed(
@@ -69,46 +69,83 @@ def builder_screen(
     lang: str,
     *,
     special: str | None,
+    surrender: bool = False,
     note: str | None = None,
     picture: bytes | None = None,
 ) -> Screen:
-    """The builder of ``seat``'s hand: ``special`` the hand may declare, ``picture`` the
-    hand drawn (None: it could not be)."""
+    """The builder of ``seat``'s hand: ``special`` the hand may declare, ``surrender``
+    whether the table lets it be given up, ``picture`` the hand drawn (None: it could not
+    be)."""
     drawn = Picture(HAND_PICTURE, picture) if picture is not None else None
     return Screen(
         embeds=(builder_embed(match, rnd, draft, lang, note, drawn),),
-        view=builder_view(rnd.id, seat, draft, lang, special),
+        view=builder_view(rnd.id, seat, draft, lang, special, surrender=surrender),
         pictures=(drawn,) if drawn else (),
     )
 
 
 def locked_embed(
-    match: MatchRecord, rnd: RoundRecord, draft: Draft, lang: str, declared: str | None = None
+    match: MatchRecord,
+    rnd: RoundRecord,
+    draft: Draft,
+    lang: str,
+    declared: str | None = None,
+    surrendered: bool = False,
 ) -> discord.Embed:
-    text = (
-        t("hand.declared", lang, special=special_name(declared, lang))
-        if declared
-        else t("hand.submitted", lang, channel=match.channel_id)
-    )
+    if surrendered:
+        text = t("hand.surrendered", lang, channel=match.channel_id)
+    elif declared:
+        text = t("hand.declared", lang, special=special_name(declared, lang))
+    else:
+        text = t("hand.submitted", lang, channel=match.channel_id)
     embed = discord.Embed(
         title=t("hand.title", lang, k=rnd.number, n=match.rounds_total),
         colour=GREY,
         description=text,
     )
-    embed.add_field(
-        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang)[:3]), inline=False
-    )
+    if surrendered:  # no rows: the cards as dealt
+        embed.add_field(
+            name=t("hand.cards", lang), value=format_cards(draft.hand, symbols=True), inline=False
+        )
+    else:
+        embed.add_field(
+            name=t("hand.rows", lang),
+            value="\n".join(preview_lines(draft, lang)[:3]),
+            inline=False,
+        )
     return embed
 
 
 def locked_screen(
-    match: MatchRecord, rnd: RoundRecord, draft: Draft, lang: str, declared: str | None = None
+    match: MatchRecord,
+    rnd: RoundRecord,
+    draft: Draft,
+    lang: str,
+    declared: str | None = None,
+    surrendered: bool = False,
 ) -> Screen:
-    """The hand as submitted (or the special declared): no menus, no picture."""
-    return Screen(embeds=(locked_embed(match, rnd, draft, lang, declared),), replaces=True)
+    """The hand as submitted (the special declared, or the hand given up): no menus, no
+    picture."""
+    embed = locked_embed(match, rnd, draft, lang, declared, surrendered)
+    return Screen(embeds=(embed,), replaces=True)
 
 
 def confirm_foul_screen(round_id: int, seat: int, draft: Draft, lang: str) -> Screen:
     return Screen(
         content=t("hand.confirm_foul", lang), view=confirm_foul_view(round_id, seat, draft, lang)
     )
+
+
+def confirm_surrender_screen(
+    round_id: int, seat: int, draft: Draft, lang: str, cost: int, opponents: int
+) -> Screen:
+    """ "Give this hand up?", with what it costs: ``cost`` to each of the ``opponents`` who
+    does not give up too (the preset's surrender cost)."""
+    text = t(
+        "hand.confirm_surrender",
+        lang,
+        cost=number(cost, lang),
+        total=number(cost * opponents, lang),
+        players=count_of(OPPONENTS_WORDS, opponents, lang),
+    )
+    return Screen(content=text, view=confirm_surrender_view(round_id, seat, draft, lang))

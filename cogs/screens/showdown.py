@@ -38,13 +38,15 @@ def showdown_embeds(
     for index, player in enumerate(result.players):
         value = "\n".join(player_lines(result, index, lang, auto=index in auto))
         rows.add_field(
-            name=f"{player.name} ({signed(player.total)})", value=value[:1024], inline=False
+            name=f"{player.name} ({signed(player.total, lang)})", value=value[:1024], inline=False
         )
     h2h = discord.Embed(title=t("sd.h2h", lang), colour=GOLD)
     h2h.description = "\n".join(pair_line(result, pair, lang) for pair in result.pairs)[:4096]
-    points = [f"{p.name}: **{signed(p.total)}**" for p in result.players]
+    points = [f"{p.name}: **{signed(p.total, lang)}**" for p in result.players]
     h2h.add_field(name=t("sd.round_points", lang), value="\n".join(points), inline=True)
-    h2h.add_field(name=t("sd.totals", lang), value="\n".join(totals_lines(totals)), inline=True)
+    h2h.add_field(
+        name=t("sd.totals", lang), value="\n".join(totals_lines(totals, lang)), inline=True
+    )
     h2h.set_footer(text=footer)
     return [rows, h2h]
 
@@ -86,7 +88,8 @@ def standings_title(lang: str) -> str:
 
 def standings_embed(standings: Sequence[Standing], lang: str) -> discord.Embed:
     lines = [
-        t("sd.place", lang, place=s.place, name=s.name, total=signed(s.total)) for s in standings
+        t("sd.place", lang, place=s.place, name=s.name, total=signed(s.total, lang))
+        for s in standings
     ]
     winners = ", ".join(s.name for s in standings if s.place == 1)
     # the winners last, under the places (the sentence has its own trophy)
