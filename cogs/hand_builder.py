@@ -12,6 +12,7 @@ gives the draft to show next (:class:`Redraw`) or answers the click itself (None
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ import discord
 
 from capsa.builder import Draft
 from capsa.cards import CapsaError, Card, parse_cards
+from capsa.presets import Preset
 from capsa.render import render_hand
 from capsa.specials import available, find_setting
 from cogs.components import (
@@ -158,6 +160,18 @@ class Turn:
     @property
     def seat(self) -> int:
         return self.click.seat
+
+
+def surrender_allowed(turn: Turn) -> Preset:
+    """The table's preset, where it allows surrender and the countdown has not run out: a
+    hand is never given up at or after the deadline (the countdown sets rows instead), nor
+    by an old confirmation pressed late."""
+    preset = preset_of(turn.match)
+    if not preset.surrender:
+        raise Refusal(RefusalCode.NO_SURRENDER)
+    if time.time() >= turn.rnd.deadline:
+        raise Refusal(RefusalCode.ROUND_OVER)
+    return preset
 
 
 Step = Callable[["HandBuilder", Turn], Awaitable[Redraw | None]]
@@ -313,9 +327,7 @@ class HandBuilder:
     async def _surrender_pressed(self, turn: Turn) -> None:
         """Surrender asks first, showing what it costs; only its confirmation gives the
         hand up (and the countdown never does)."""
-        preset = preset_of(turn.match)
-        if not preset.surrender:
-            raise Refusal(RefusalCode.NO_SURRENDER)
+        preset = surrender_allowed(turn)
         confirm = screens.confirm_surrender_screen(
             turn.rnd.id,
             turn.seat,
@@ -328,8 +340,7 @@ class HandBuilder:
 
     @step(BuilderAction.SURRENDER_CONFIRM)
     async def _surrender(self, turn: Turn) -> None:
-        if not preset_of(turn.match).surrender:
-            raise Refusal(RefusalCode.NO_SURRENDER)
+        surrender_allowed(turn)
         await self._submit(turn, turn.draft, None, surrender=True)
 
     async def _submit(

@@ -12,10 +12,9 @@ import pytest
 from capsa.builder import Draft
 from capsa.cards import format_cards
 from capsa.hands import evaluate
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.names import row_name
 from capsa.presets import get_preset
-from capsa.showdown import signed
 from capsa.solver import arrange
 from capsa.specials import available
 from cogs import views
@@ -322,16 +321,12 @@ async def test_auto_arrange_shows_both_choices_and_declares_nothing(
     assert t("btn.declare", lang, special=dragon) in _labels(kwargs["view"])
     assert t("btn.submit", lang) in _labels(kwargs["view"])
     note = _note(kwargs["embed"])
-    assert note == t(
-        "hand.special",
-        lang,
-        special=dragon,
-        value=13,
-        declared=signed(round(solver.special_value, 1)),
-        ordinary=signed(round(solver.ordinary_expected, 1)),
-    )
-    assert signed(round(solver.special_value, 1)) in note
-    assert signed(round(solver.ordinary_expected, 1)) in note
+    declared = number(solver.special_value, lang, sign=True)  # "+12,5" in Indonesian
+    ordinary = number(solver.ordinary_expected, lang, sign=True)
+    choice = t("hand.special", lang, special=dragon, value=13, declared=declared, ordinary=ordinary)
+    # the estimate is said to be Auto-arrange's, not the coach's (issue 20)
+    assert note == f"{choice}\n{t('hand.estimate_note', lang)}"
+    assert declared in note and ordinary in note
     hand = await hand_of(repo, rnd)
     assert not hand.submitted and hand.declare is None
 
@@ -371,8 +366,13 @@ def test_every_builder_action_has_one_step_and_a_place() -> None:
     codes = [a.value for a in BuilderAction]
     assert len(codes) == len(set(codes)) and all(len(code) == 1 for code in codes)
     draft = Draft.start(cards(ALICE_HAND))
-    shown = {c.click.act for c in views.builder_view(1, 0, draft, "en", "dragon").children}
-    confirm = {c.click.act for c in views.confirm_foul_view(1, 0, draft, "en").children}
-    assert shown | confirm == set(BuilderAction) and not shown & confirm
+    shown = {
+        c.click.act
+        for c in views.builder_view(1, 0, draft, "en", "dragon", surrender=True).children
+    }
+    foul = {c.click.act for c in views.confirm_foul_view(1, 0, draft, "en").children}
+    gave_up = {c.click.act for c in views.confirm_surrender_view(1, 0, draft, "en").children}
+    assert shown | foul | gave_up == set(BuilderAction)
+    assert len(shown) + len(foul) + len(gave_up) == len(BuilderAction)
     for act in BuilderAction:
         assert t(act.key, "vi", special="x") != t(act.key, "en", special="x"), act

@@ -13,7 +13,7 @@ import pytest
 from capsa.builder import Draft
 from capsa.cards import DECK, sort_hand
 from capsa.i18n import t
-from capsa.names import special_name
+from capsa.names import position_name, special_name
 from cogs import board, items, views
 from tests.cog_helpers import (
     ALICE,
@@ -155,7 +155,15 @@ def test_builder_selects_offer_the_unplaced_cards_with_current_defaults(back, mi
         assert select.min_values == select.max_values == 5
         assert len(select.options) >= 5
         by_code = {c.code: c for c in cards(" ".join(values))}
-        assert all(o.label == by_code[o.value].symbol for o in select.options)
+        chosen = [o for o in select.options if o.default]
+        # a filled menu shows its chosen cards, not its placeholder: the first carries the
+        # row's name ("Back: A♠, K♠, ..."), every other option is its card
+        named = {chosen[0].value} if chosen else set()
+        for option in select.options:
+            symbol = by_code[option.value].symbol
+            position = "back" if select is back_select else "middle"
+            row = position_name(position, "en")
+            assert option.label == (f"{row}: {symbol}" if option.value in named else symbol)
 
 
 def test_builder_buttons_and_labels_in_both_languages() -> None:
