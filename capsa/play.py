@@ -255,7 +255,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
         term.say()
         term.say("play.final", rounds=count_of(ROUNDS_WORDS, len(match.results), args.lang))
         for s in match.standings():
-            term.say("play.place", place=s.place, name=s.name, total=signed(s.total))
+            term.say("play.place", place=s.place, name=s.name, total=signed(s.total, args.lang))
     return status
 
 
@@ -446,7 +446,7 @@ def _show_setting(term: _Terminal, hand: _Hand, seat: Seat) -> None:
     surrender, a foul warning."""
     if seat.surrender:
         cost = hand.preset.surrender_cost
-        term.say("play.surrendering", cost=cost, points=signed(-cost * hand.opponents))
+        term.say("play.surrendering", cost=cost, points=signed(-cost * hand.opponents, term.lang))
         return
     term.say("play.setting")
     names = {p: position_name(p, term.lang) for p in POSITIONS}
@@ -467,7 +467,7 @@ def _show_setting(term: _Terminal, hand: _Hand, seat: Seat) -> None:
             "play.declared",
             special=special_name(seat.declare, term.lang),
             value=value,
-            points=signed(value * hand.opponents),
+            points=signed(value * hand.opponents, term.lang),
         )
     elif is_fouled(*(evaluate(r) for r in seat.setting)):
         term.say("play.fouled")
