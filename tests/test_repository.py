@@ -249,6 +249,7 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (5, "timers"),
         (6, "round_life"),
         (7, "processes"),
+        (13, "surrender"),
     ]
     assert set(TABLES) <= tables
     await repo.close()
