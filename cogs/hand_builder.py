@@ -286,12 +286,21 @@ class HandBuilder:
 
     @step(BuilderAction.AUTO)
     async def _auto(self, turn: Turn) -> Redraw:
-        # The best ordinary rows, never the special: when the hand holds one, both
-        # choices are shown with their expected points and the person picks.
+        # The best ordinary rows, never the special nor a surrender: when the hand holds a
+        # special, or the solver would give it up, the choices are shown with their
+        # expected points and the person picks.
         arrangement = await self.services.suggest(turn.match, turn.rnd, turn.seat)
         draft = turn.draft.with_setting(*arrangement.ordinary[:2], arranged=True)
-        note = special_choice(turn.match, arrangement, turn.lang) if arrangement.special else None
-        return Redraw(draft, note)
+        notes = []
+        if arrangement.special:
+            notes.append(special_choice(turn.match, arrangement, turn.lang))
+        if arrangement.surrender and arrangement.surrender_value is not None:
+            notes.append(
+                screens.surrender_advice_note(
+                    arrangement.surrender_value, arrangement.ordinary_expected, turn.lang
+                )
+            )
+        return Redraw(draft, screens.estimates_note(notes, turn.lang))
 
     @step(BuilderAction.DECLARE)
     async def _declare(self, turn: Turn) -> None:

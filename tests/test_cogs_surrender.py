@@ -10,7 +10,7 @@ import time
 from capsa.builder import Draft
 from capsa.cards import DECK, format_cards, parse_cards
 from capsa.coach import Origin, Review, review_hand
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from tests.cog_helpers import (
@@ -203,3 +203,28 @@ async def test_a_surrendered_hand_is_scored_shown_and_reviewed(fake_bot, repo) -
     assert stored == expected
     assert stored.surrendered and stored.played is None and stored.origin == Origin.PLAYED
     assert stored.played_value == stored.surrender_value
+
+
+async def test_auto_arrange_says_when_it_would_surrender_and_gives_nothing_up(
+    fake_bot, repo
+) -> None:
+    """Auto-arrange fills in the best rows of a hand its solver would give up, and says so
+    with both values; the hand stays the person's to surrender (or not)."""
+    match, rnd = await surrender_round(repo, four_hands())
+    solver = arrange(cards(HOPELESS), PRESET, "normal", 3, seed=rnd.seed)
+    assert solver.surrender and solver.surrender_value is not None
+    ix = make_ix(fake_bot, ALICE)
+    await press_builder(fake_bot, ix, "a", rnd.id, 0, (0, 0), [])
+    kwargs = ix.edit_original_response.await_args.kwargs
+    note = next(f.value for f in kwargs["embed"].fields if f.name == "✨")
+    advice = t(
+        "hand.suggest_surrender",
+        "en",
+        surrender=number(solver.surrender_value, "en", sign=True),
+        ordinary=number(solver.ordinary_expected, "en", sign=True),
+    )
+    assert note == f"{advice}\n{t('hand.estimate_note', 'en')}"
+    (masks,) = {c.click.state for c in kwargs["view"].children}
+    draft = Draft.decode(cards(HOPELESS), *masks)
+    assert [set(row) for row in draft.setting] == [set(row) for row in solver.ordinary]
+    assert not (await hand_of(repo, rnd)).submitted

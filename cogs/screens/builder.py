@@ -4,6 +4,8 @@ builder once the hand is in, and the "submit a fouled setting?" confirmation."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from capsa.builder import Draft, preview_lines
@@ -26,7 +28,7 @@ def special_choice_note(
     special: str, value: int, declared: float, ordinary: float, lang: str
 ) -> str:
     """Both choices of a hand that holds a special, with what each is expected to bring."""
-    choice = t(
+    return t(
         "hand.special",
         lang,
         special=special_name(special, lang),
@@ -34,7 +36,23 @@ def special_choice_note(
         declared=number(declared, lang, sign=True),
         ordinary=number(ordinary, lang, sign=True),
     )
-    return f"{choice}\n{t('hand.estimate_note', lang)}"  # not the coach's numbers: say so
+
+
+def surrender_advice_note(surrendered: float, ordinary: float, lang: str) -> str:
+    """Auto-arrange would give this hand up: what surrendering and the rows are expected to
+    bring (the rows are filled in; only the person surrenders)."""
+    return t(
+        "hand.suggest_surrender",
+        lang,
+        surrender=number(surrendered, lang, sign=True),
+        ordinary=number(ordinary, lang, sign=True),
+    )
+
+
+def estimates_note(notes: Sequence[str], lang: str) -> str | None:
+    """Auto-arrange's notes with their numbers, then that they are its estimates and not
+    the coach's (issue 20: one explanation of the numbers a person sees)."""
+    return "\n".join([*notes, t("hand.estimate_note", lang)]) if notes else None
 
 
 def builder_embed(
