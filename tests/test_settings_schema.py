@@ -311,7 +311,10 @@ OLD_ROW = {
 
 
 def _moved(settings: GuildSettings) -> dict[str, Any]:
-    return {str(s): settings.get(TABLE_SETTINGS[s]) for s in SERVER_SETTINGS}
+    """The values of the old columns, as the settings read them now."""
+    return {
+        name: settings.get(TABLE_SETTINGS[Setting(name)]) for name in OLD_ROW if name != "guild_id"
+    }
 
 
 async def test_migration_8_moves_sqlite_columns_into_the_object(tmp_path) -> None:
