@@ -3,11 +3,14 @@ and defaults, and the slash commands' choices and ranges."""
 
 from __future__ import annotations
 
+import discord
 import pytest
+from discord import app_commands
 
 from capsa.i18n import LANGS, t
 from capsa.match import MATCH_LENGTHS
 from capsa.presets import DEFAULT_PRESET, OPTION_SETS, PRESETS, get_preset
+from capsa.rules_text import option_set_label
 from capsa.settings import (
     BOT_LEVEL,
     COUNTDOWN,
@@ -21,6 +24,8 @@ from capsa.settings import (
     TableSetting,
 )
 from cogs import capsa as capsa_cog
+from cogs.server_settings import OPTION_SET_CHOICES
+from cogs.translator import CapsaTranslator
 from data.common import check_new_match
 from data.repository import (
     GUILD_SETTING_FIELDS,
@@ -185,3 +190,30 @@ def test_both_commands_offer_every_option_set_of_every_preset() -> None:
     assert {s.preset for s in OPTION_SETS.values()} == {
         p.name for p in PRESETS.values() if p.allowed_options
     }
+
+
+async def test_the_option_sets_are_named_in_each_language() -> None:
+    """A client in another language shows a choice's name in it (the translator writes it
+    from the catalogue), within Discord's 100 characters."""
+    translator = CapsaTranslator()
+    locales = {"en": None, "id": discord.Locale.indonesian, "zh-CN": discord.Locale.chinese}
+    locales["vi"] = discord.Locale.vietnamese
+    choice = next(
+        c for c in OPTION_SET_CHOICES if c.value == "chinese-poker method=2-4 surrender=true"
+    )
+    context = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.choice_name, choice
+    )
+    named = {
+        lang: await translator.translate(choice._locale_name, locale, context)
+        for lang, locale in locales.items()
+        if locale is not None
+    }
+    assert named == {
+        "id": "chinese-poker · metode 2-4 · boleh menyerah (3 unit)",
+        "zh-CN": "chinese-poker · 计分方法 2-4 · 可以投降（付 3 分）",
+        "vi": "chinese-poker · cách tính 2-4 · được đầu hàng (mất 3 điểm)",
+    }
+    for option_set in OPTION_SETS.values():
+        for lang in LANGS:
+            assert len(option_set_label(option_set, lang)) <= 100
