@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from itertools import product
 from types import MappingProxyType
 from typing import Literal
 
@@ -227,3 +228,42 @@ def get_preset(name: str | None = None, options: Mapping[str, object] | None = N
     if key not in PRESETS:
         raise CapsaError(f"unknown preset '{name}': choose one of {', '.join(PRESETS)}")
     return PRESETS[key].with_options(options)
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """One way to set a preset's table options: a value for each option the preset allows
+    (in :class:`PresetOption` order). ``/capsa new`` and ``/capsa settings`` offer every
+    set of every preset (:data:`OPTION_SETS`), so a person picks one instead of typing."""
+
+    preset: str
+    values: tuple[tuple[PresetOption, object], ...]
+
+    @property
+    def key(self) -> str:
+        """The set as ``--rules``/``--option`` write it: ``chinese-poker method=2-4
+        surrender=false`` (booleans as ``true``/``false``)."""
+        written = [f"{o}={str(v).lower() if isinstance(v, bool) else v}" for o, v in self.values]
+        return " ".join([self.preset, *written])
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The options as a match stores them (``Preset.with_options`` takes them)."""
+        return {str(option): value for option, value in self.values}
+
+
+def option_sets(preset: Preset) -> tuple[OptionSet, ...]:
+    """Every set of ``preset``'s table options; none for a preset that allows none."""
+    allowed = [o for o in PresetOption if o in preset.allowed_options]
+    if not allowed:
+        return ()
+    return tuple(
+        OptionSet(preset.name, tuple(zip(allowed, values, strict=True)))
+        for values in product(*(OPTION_CHOICES[o] for o in allowed))
+    )
+
+
+# Every preset's option sets by key, in preset order.
+OPTION_SETS: Mapping[str, OptionSet] = _frozen(
+    {s.key: s for p in PRESETS.values() for s in option_sets(p)}
+)

@@ -25,7 +25,18 @@ from capsa.cards import CapsaError
 from capsa.hands import ALL_CATEGORIES
 from capsa.i18n import t
 from capsa.names import category_name, position_name, special_name
-from capsa.presets import DEFAULT_PRESET, METHOD_EXTRA, PRESETS, SPECIALS, Preset, PresetOption
+from capsa.presets import (
+    DEFAULT_PRESET,
+    METHOD_EXTRA,
+    OPTION_CHOICES,
+    PRESETS,
+    SPECIALS,
+    OptionSet,
+    Preset,
+    PresetOption,
+    get_preset,
+    option_sets,
+)
 from capsa.scoring import pair_multiplier, pair_points, row_win_value, units_extra
 from capsa.settings import ROUNDS, SEATS, TIMEOUT_ACTIONS
 
@@ -84,6 +95,7 @@ _METHOD_NAMES: Mapping[str, str] = {"1-6": "rules.method.name.1-6", "2-4": "rule
 COMMAND_GROUP = "capsa"
 _RULES_COMMAND = "cmd.rules"
 _TOPIC_OPTION = "opt.topic"
+_OPTIONS_OPTION = "opt.options"  # /capsa new's and /capsa settings' table options
 
 
 def rules_command(lang: str, topic: str | None = None) -> str:
@@ -100,9 +112,17 @@ def commands(lang: str, terminal: str | None = None) -> dict[str, str]:
     with ``terminal`` (the command line's "capsa rules"), as typed there."""
     if terminal is not None:
         return {"cmd_rules": terminal} | {f"cmd_{topic}": f"{terminal} {topic}" for topic in TOPICS}
-    return {"cmd_rules": rules_command(lang)} | {
-        f"cmd_{topic}": rules_command(lang, topic) for topic in TOPICS
-    }
+    return {
+        "cmd_rules": rules_command(lang),
+        "cmd_new_options": options_command("cmd.new", lang),
+        "cmd_settings_options": options_command("cmd.settings", lang),
+    } | {f"cmd_{topic}": rules_command(lang, topic) for topic in TOPICS}
+
+
+def options_command(command: str, lang: str) -> str:
+    """``/capsa new options:`` (``command``: the catalogue key of the command), as a client
+    in ``lang`` shows it."""
+    return f"/{COMMAND_GROUP} {t(command, lang)} {t(_OPTIONS_OPTION, lang)}:"
 
 
 # The pages printed in a terminal speak of the table, not of the server or the bot: these
@@ -120,6 +140,7 @@ TERMINAL_WORDING = {
     "rules.setting.invalid.b": "rules.setting.invalid.b.terminal",
     "rules.presets.intro": "rules.presets.intro.terminal",
     "rules.presets.h.current": "rules.presets.h.current.terminal",
+    "rules.options.how": "rules.options.how.terminal",
 }
 
 
@@ -155,6 +176,65 @@ def _percent(rate: float) -> str:
 
 def _join(items: list[str], lang: str) -> str:
     return t("rules.list_sep", lang).join(items)
+
+
+def options_text(preset: Preset, lang: str) -> str:
+    """The table options ``preset`` plays with, in a few words: "method 2-4 · no
+    surrender"; empty for a preset that has none."""
+    tx = _Text(preset, lang)
+    on = {True: "on", False: "off"}
+    parts = []
+    if PresetOption.METHOD in preset.allowed_options:
+        parts.append(tx("opts.method", method=_method_name(preset, lang)))
+    if PresetOption.ROOM_FEE in preset.allowed_options:
+        parts.append(
+            tx(f"opts.room_fee.{on[preset.room_fee]}", rate=_percent(preset.room_fee_rate))
+        )
+    if PresetOption.SURRENDER in preset.allowed_options:
+        parts.append(tx(f"opts.surrender.{on[preset.surrender]}", cost=preset.surrender_cost))
+    return " · ".join(parts)
+
+
+def preset_label(preset: Preset, lang: str) -> str:
+    """A table's rules with its options, as the lobby, the status message, the history and
+    the slash commands' choices name them: "chinese-poker · method 2-4 · no surrender",
+    "standard"."""
+    options = options_text(preset, lang)
+    return f"{preset.name} · {options}" if options else preset.name
+
+
+def option_set_label(option_set: OptionSet, lang: str) -> str:
+    """A set of table options as the slash commands offer it (see :func:`preset_label`)."""
+    return preset_label(get_preset(option_set.preset, option_set.options), lang)
+
+
+def allowed_options_text(preset: Preset, lang: str) -> str:
+    """Every set of table options ``preset`` allows, as the slash commands offer them."""
+    return "; ".join(option_set_label(s, lang) for s in option_sets(preset))
+
+
+def _other_options(preset: Preset) -> dict[str, object]:
+    """The preset's options each set to a value other than the preset's own (an example)."""
+    plain = PRESETS[preset.name]
+    return {
+        str(o): next(c for c in OPTION_CHOICES[o] if c != getattr(plain, o))
+        for o in PresetOption
+        if o in preset.allowed_options
+    }
+
+
+def _options_how(preset: Preset, tx: _Text) -> str:
+    """How a table chooses ``preset``'s options: in Discord, the option set to pick (an
+    example of one); in a terminal, ``--option``."""
+    example = _other_options(preset)
+    if tx.terminal is not None:
+        flags = " ".join(
+            f"--option {k}={str(v).lower() if isinstance(v, bool) else v}"
+            for k, v in example.items()
+        )
+        return tx("rules.options.how", example=f"--rules {preset.name} {flags}")
+    shown = OptionSet(preset.name, tuple((PresetOption(k), v) for k, v in example.items()))
+    return tx("rules.options.how", example=option_set_label(shown, tx.lang))
 
 
 def _bonus_items(preset: Preset, position: str) -> list[tuple[str, int]]:
@@ -545,6 +625,7 @@ def _preset_summary(preset: Preset, lang: str, terminal: str | None = None) -> s
         )
     if options:
         lines.append(tx("rules.presets.options", list=_join(options, lang)))
+        lines.append(_options_how(preset, tx))
     else:
         lines.append(tx("rules.presets.options.none"))
     return "\n".join(f"• {line}" for line in lines)

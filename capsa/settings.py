@@ -1,10 +1,13 @@
 """The table options a player or a server can choose, in one table.
 
-Each :class:`TableSetting` has its name, type, default and allowed choices or range.
+Each :class:`TableSetting` has its name, type, default and allowed choices or range, and
+how a person reads it (the slash command's option, the names of its choices, its unit).
 Everything that offers or checks a choice reads it from here: the slash commands' choices
-and ranges, the repository's checks and its records' defaults, the lobby, the rules pages,
-the terminal game and the command line. ``tests/test_settings_schema.py`` checks that the
-database's DEFAULTs and CHECKs agree with the table.
+and ranges (``/capsa settings`` has an option for each of :data:`SERVER_SETTINGS`), the
+repository's checks and its records' defaults (a server's settings are stored as one JSON
+value, checked against this table when written and when read), the settings screen, the
+lobby, the rules pages, the terminal game and the command line.
+``tests/test_settings_schema.py`` checks that the database agrees with the table.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, cast
 
-from capsa.i18n import LANGS
+from capsa.i18n import LANGS, t
 from capsa.match import MATCH_LENGTHS
 from capsa.presets import DEFAULT_PRESET, PRESETS
 
@@ -58,7 +61,13 @@ T = TypeVar("T", int, str)
 class TableSetting(Generic[T]):
     """One setting: its values are ``choices``, or the whole numbers ``low`` to ``high``
     (both included). Text is matched without regard to case; ``server``: a server may
-    set its default (``/capsa settings``)."""
+    set its default (``/capsa settings``).
+
+    How a person reads it: ``option`` is the slash command option's name (catalogue keys
+    ``opt.<option>`` and ``opt.<option>.desc``; the setting's own name if empty), the
+    settings screen names it ``set.<name>``; ``labels`` gives the catalogue key naming a
+    choice (a choice not listed reads as it is stored: a number, a preset's name);
+    ``unit`` is the catalogue key a number is written with ("{value}s")."""
 
     name: Setting
     kind: type[T]
@@ -67,11 +76,33 @@ class TableSetting(Generic[T]):
     low: int | None = None
     high: int | None = None
     server: bool = True
+    option: str = ""
+    labels: tuple[tuple[T, str], ...] = ()
+    unit: str | None = None
 
     def __post_init__(self) -> None:
         ranged = self.low is not None and self.high is not None
         if ranged == bool(self.choices) or not self.allows(self.default):
             raise ValueError(f"{self.name}: give choices or a range, and a default within it")
+
+    @property
+    def option_name(self) -> str:
+        """The slash command option's name, as its catalogue keys name it."""
+        return self.option or str(self.name)
+
+    def label_key(self, value: T) -> str | None:
+        """The catalogue key naming ``value``, or None: it reads as it is stored."""
+        return dict(self.labels).get(value)
+
+    def text(self, value: T, lang: str) -> str:
+        """``value`` as a person reads it in ``lang``: its choice's name, or the number
+        with its unit, or as it is stored."""
+        key = self.label_key(value)
+        if key is not None:
+            return t(key, lang)
+        if self.unit is not None:
+            return t(self.unit, lang, value=value)
+        return str(value)
 
     @property
     def bounds(self) -> tuple[int, int]:
@@ -113,16 +144,39 @@ class TableSetting(Generic[T]):
         return f"between {low} and {high}"
 
 
-PRESET = TableSetting(Setting.PRESET, str, DEFAULT_PRESET, tuple(PRESETS))
+PRESET = TableSetting(Setting.PRESET, str, DEFAULT_PRESET, tuple(PRESETS), option="rules")
 ROUNDS = TableSetting(Setting.ROUNDS, int, 10, MATCH_LENGTHS)
-COUNTDOWN = TableSetting(Setting.COUNTDOWN, int, 120, low=30, high=300)  # seconds
-BOT_LEVEL = TableSetting(Setting.BOT_LEVEL, str, Level.NORMAL.value, LEVELS)
+COUNTDOWN = TableSetting(  # seconds
+    Setting.COUNTDOWN, int, 120, low=30, high=300, unit="set.unit.seconds"
+)
+BOT_LEVEL = TableSetting(
+    Setting.BOT_LEVEL,
+    str,
+    Level.NORMAL.value,
+    LEVELS,
+    option="bots",
+    labels=tuple((level, f"choice.{level}") for level in LEVELS),
+)
 TIMEOUT_ACTION = TableSetting(
-    Setting.TIMEOUT_ACTION, str, TimeoutAction.AUTO.value, TIMEOUT_ACTIONS
+    Setting.TIMEOUT_ACTION,
+    str,
+    TimeoutAction.AUTO.value,
+    TIMEOUT_ACTIONS,
+    option="timeout",
+    labels=(
+        (TimeoutAction.AUTO.value, "choice.auto_arrange"),
+        (TimeoutAction.FOUL.value, "choice.foul"),
+    ),
 )
 SEATS = TableSetting(Setting.SEATS, int, 4, low=2, high=4, server=False)
 # A table's language is one of LANGS; a server's may also be "auto" (each user's own).
-LANGUAGE = TableSetting(Setting.LANGUAGE, str, AUTO_LANGUAGE, (AUTO_LANGUAGE, *LANGS))
+LANGUAGE = TableSetting(
+    Setting.LANGUAGE,
+    str,
+    AUTO_LANGUAGE,
+    (AUTO_LANGUAGE, *LANGS),
+    labels=((AUTO_LANGUAGE, "choice.lang_auto"), *((lang, f"choice.{lang}") for lang in LANGS)),
+)
 
 TABLE_SETTINGS: Mapping[Setting, TableSetting[Any]] = MappingProxyType(
     {s.name: s for s in (PRESET, ROUNDS, COUNTDOWN, BOT_LEVEL, TIMEOUT_ACTION, SEATS, LANGUAGE)}

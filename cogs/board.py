@@ -1,4 +1,4 @@
-"""Leaderboard, stats, rules and settings answers (the data from the repository, the
+"""Leaderboard, stats and rules answers (the data from the repository, the
 messages from ``cogs.screens.board``), and the leaderboard's page buttons' handler."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import discord
 
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
+from capsa.settings import COUNTDOWN, TIMEOUT_ACTION
 from cogs.components import LeaderboardClick, Refusal, RefusalCode
 from cogs.replies import user_lang
 from cogs.screens import board as screens
@@ -81,34 +82,13 @@ async def show_rules(interaction: discord.Interaction, repo: Repository, topic: 
     settings: GuildSettings | None = None
     if interaction.guild_id is not None:
         settings = await repo.guild_settings(interaction.guild_id)
-    preset = get_preset(settings.preset if settings else None)
+    preset = settings.table_preset() if settings else get_preset()  # with its options
     page = rules_page(
         topic,
         preset,
         lang,
-        turn_seconds=settings.countdown if settings else None,
-        timeout_action=settings.timeout_action if settings else None,
+        turn_seconds=settings.get(COUNTDOWN) if settings else None,
+        timeout_action=settings.get(TIMEOUT_ACTION) if settings else None,
     )
     screen = screens.rules_screen(page, preset.name, lang)
     await interaction.response.send_message(**screen.send_kwargs())
-
-
-async def show_settings(
-    interaction: discord.Interaction, repo: Repository, changes: dict[str, object]
-) -> None:
-    if interaction.guild_id is None:
-        raise Refusal(RefusalCode.GUILD_ONLY)
-    perms = interaction.permissions
-    if not (perms and perms.manage_guild):
-        raise Refusal(RefusalCode.SETTINGS_MANAGERS_ONLY)
-    changes = {k: v for k, v in changes.items() if v is not None}
-    if changes:
-        try:
-            settings = await repo.update_guild_settings(interaction.guild_id, **changes)
-        except ValueError as err:  # the command's choices and ranges keep this from people
-            raise Refusal(RefusalCode.BAD_SETTING) from err
-    else:
-        settings = await repo.guild_settings(interaction.guild_id)
-    lang = await user_lang(repo, interaction)  # after the change: a new language shows
-    screen = screens.settings_screen(settings, lang, saved=bool(changes))
-    await interaction.response.send_message(**screen.send_kwargs(ephemeral=True))

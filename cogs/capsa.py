@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from capsa import settings
 from capsa.rules_text import TOPICS
-from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from cogs import board, history
 from cogs.coach import Coach
 from cogs.components import CAPSA_COG
@@ -27,6 +26,13 @@ from cogs.items import DYNAMIC_ITEMS, answer_stale
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
+from cogs.server_settings import (
+    OPTION_SET_CHOICES,
+    OPTIONS_OPTION,
+    setting_choices,
+    show_settings,
+    with_server_settings,
+)
 from cogs.table_base import TableServices
 from cogs.tables import Tables
 from cogs.translator import tr
@@ -36,18 +42,11 @@ if TYPE_CHECKING:
     from cogs.worker_pool import WorkerPool
     from data.repository import Repository
 
-# The options' choices and ranges come from capsa.settings' table.
-PRESET_CHOICES = [Choice(name=name, value=name) for name in settings.PRESET.choices]
-LEVEL_CHOICES = [Choice(name=tr(f"choice.{lv}"), value=lv) for lv in settings.BOT_LEVEL.choices]
-ROUND_CHOICES = [Choice(name=str(n), value=n) for n in settings.ROUNDS.choices]
-TIMEOUT_CHOICES = [
-    Choice(name=tr(f"choice.{'auto_arrange' if a == TimeoutAction.AUTO else a}"), value=a)
-    for a in settings.TIMEOUT_ACTION.choices
-]
-LANGUAGE_CHOICES = [
-    Choice(name=tr(f"choice.{'lang_auto' if v == AUTO_LANGUAGE else v}"), value=v)
-    for v in settings.LANGUAGE.choices
-]
+# The options' choices and ranges come from capsa.settings' table (/capsa settings has one
+# option for each server setting, made by cogs.server_settings.with_server_settings).
+PRESET_CHOICES = setting_choices(settings.PRESET)
+LEVEL_CHOICES = setting_choices(settings.BOT_LEVEL)
+ROUND_CHOICES = setting_choices(settings.ROUNDS)
 Seats = Range[int, *settings.SEATS.bounds]
 Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
@@ -108,6 +107,7 @@ class Capsa(
         rules=tr("opt.rules"),
         countdown=tr("opt.countdown"),
         bots=tr("opt.bots"),
+        options=tr(OPTIONS_OPTION),
     )
     @app_commands.describe(
         seats=tr("opt.seats.desc"),
@@ -115,8 +115,9 @@ class Capsa(
         rules=tr("opt.rules.desc"),
         countdown=tr("opt.countdown.desc"),
         bots=tr("opt.bots.desc"),
+        options=tr("opt.options.desc"),
     )
-    @app_commands.choices(rules=PRESET_CHOICES, bots=LEVEL_CHOICES)
+    @app_commands.choices(rules=PRESET_CHOICES, bots=LEVEL_CHOICES, options=OPTION_SET_CHOICES)
     @app_commands.choices(rounds=ROUND_CHOICES)
     async def new(
         self,
@@ -126,8 +127,11 @@ class Capsa(
         rules: str | None = None,
         countdown: Countdown | None = None,
         bots: str | None = None,
+        options: str | None = None,
     ) -> None:
-        await self.tables.lobby.open_table(interaction, seats, rounds, rules, countdown, bots)
+        await self.tables.lobby.open_table(
+            interaction, seats, rounds, rules, countdown, bots, options
+        )
 
     @app_commands.command(name=tr("cmd.hand"), description=tr("cmd.hand.desc"))
     async def hand(self, interaction: CapsaInteraction) -> None:
@@ -180,51 +184,9 @@ class Capsa(
         await board.show_rules(interaction, self.tables.services.repo, topic)
 
     @app_commands.command(name=tr("cmd.settings"), description=tr("cmd.settings.desc"))
-    @app_commands.rename(
-        rules=tr("opt.rules"),
-        rounds=tr("opt.rounds"),
-        countdown=tr("opt.countdown"),
-        bots=tr("opt.bots"),
-        timeout=tr("opt.timeout"),
-        language=tr("opt.language"),
-    )
-    @app_commands.describe(
-        rules=tr("opt.rules.desc"),
-        rounds=tr("opt.rounds.desc"),
-        countdown=tr("opt.countdown.desc"),
-        bots=tr("opt.bots.desc"),
-        timeout=tr("opt.timeout.desc"),
-        language=tr("opt.language.desc"),
-    )
-    @app_commands.choices(
-        rules=PRESET_CHOICES,
-        bots=LEVEL_CHOICES,
-        timeout=TIMEOUT_CHOICES,
-        language=LANGUAGE_CHOICES,
-    )
-    @app_commands.choices(rounds=ROUND_CHOICES)
-    async def settings(
-        self,
-        interaction: CapsaInteraction,
-        rules: str | None = None,
-        rounds: int | None = None,
-        countdown: Countdown | None = None,
-        bots: str | None = None,
-        timeout: str | None = None,
-        language: str | None = None,
-    ) -> None:
-        await board.show_settings(
-            interaction,
-            self.tables.services.repo,
-            {
-                "preset": rules,
-                "rounds": rounds,
-                "countdown": countdown,
-                "bot_level": bots,
-                "timeout_action": timeout,
-                "language": language,
-            },
-        )
+    @with_server_settings
+    async def settings(self, interaction: CapsaInteraction, **chosen: object) -> None:
+        await show_settings(interaction, self.tables.services.repo, chosen)
 
 
 async def setup(bot: CapsaBot) -> None:

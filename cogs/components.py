@@ -81,6 +81,8 @@ class RefusalCode(StrEnum):
     BAD_RULES = "ref.bad_rules"  # {name}: no such rule set; {presets}: those there are
     BAD_SETTING = "ref.bad_setting"  # a server setting out of its range
     SETTINGS_MANAGERS_ONLY = "set.refused"
+    BAD_OPTIONS = "ref.bad_options"  # {preset}, {allowed}: its option sets; {option}: its name
+    NO_OPTIONS = "ref.no_options"  # {preset} has none; {option}: the command option's name
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import discord
 
 from capsa.cards import CapsaError
 from capsa.i18n import t
-from capsa.presets import PRESETS, get_preset
-from capsa.settings import COUNTDOWN, ROUNDS, SEATS
+from capsa.presets import PRESETS
+from capsa.settings import BOT_LEVEL, COUNTDOWN, ROUNDS, SEATS, TIMEOUT_ACTION
 from capsa.timings import LOBBY_SECONDS, WATCHDOG_SECONDS
 from cogs.components import LobbyAction, Refusal, RefusalCode
 from cogs.delivery import attempt
@@ -24,6 +24,7 @@ from cogs.replies import language_for, own_language, refuse, tell, user_lang
 from cogs.scheduler import TimerKind
 from cogs.screens.lobby import LobbyClosed, lobby_screen
 from cogs.screens.status import cancelled_notice
+from cogs.server_settings import option_set, table_preset
 from cogs.table_base import TableServices, is_manager
 from data.repository import (
     AlreadySeated,
@@ -105,24 +106,31 @@ class Lobby:
         rules: str | None,
         countdown: int | None,
         bots: str | None,
+        options: str | None = None,
     ) -> None:
+        """``/capsa new``: what the command leaves out is the server's (its settings, and
+        its table options for the preset). ``options`` (an option set's key) names its
+        preset, so it is the table's preset when ``rules`` is left out."""
         lang = await user_lang(self.repo, interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal(RefusalCode.GUILD_ONLY)
         settings = await self.repo.guild_settings(interaction.guild_id)
         seats = seats or SEATS.default
-        rounds = rounds or settings.rounds
-        countdown = countdown or settings.countdown
+        rounds = rounds or settings.get(ROUNDS)
+        countdown = countdown or settings.get(COUNTDOWN)
         if not SEATS.allows(seats):
             raise Refusal(RefusalCode.BAD_SEATS)
         if not ROUNDS.allows(rounds):
             raise Refusal(RefusalCode.BAD_ROUNDS)
         if not COUNTDOWN.allows(countdown):
             raise Refusal(RefusalCode.BAD_COUNTDOWN)
+        picked = option_set(options) if options is not None else None
+        name = rules or (picked.preset if picked is not None else None)
         try:
-            preset = get_preset(rules or settings.preset)
+            preset = settings.table_preset(name)
         except CapsaError as err:  # the command's choices keep this from people
             raise Refusal(RefusalCode.BAD_RULES, name=rules, presets=", ".join(PRESETS)) from err
+        preset = table_preset(preset, options, lang)
         await self._open(
             interaction,
             lang,
@@ -133,8 +141,8 @@ class Lobby:
                 options=preset.options,
                 rounds_total=rounds,
                 countdown=countdown,
-                bot_level=bots or settings.bot_level,
-                timeout_action=settings.timeout_action,
+                bot_level=bots or settings.get(BOT_LEVEL),
+                timeout_action=settings.get(TIMEOUT_ACTION),
                 seats_count=seats,
                 language=lang,  # the server's language if it sets one (see user_lang)
             ),

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from capsa.i18n import DEFAULT_LANG, LANGS, lang_from_locale, t
+from capsa.settings import LANGUAGE
 from cogs.components import NotLoaded, Refusal, Term
 from data.common import is_database_outage
 from data.repository import MatchRecord, Repository
@@ -41,8 +42,9 @@ async def language_for(
         guild_id = match.guild_id
     if guild_id:
         settings = await repo.guild_settings(guild_id)
-        if settings.language in LANGS:
-            return settings.language
+        server_language = settings.get(LANGUAGE)
+        if server_language in LANGS:
+            return server_language
     if interaction is not None:
         return lang_from_locale(str(interaction.locale))
     seat = match.seat_of(user_id) if match is not None and user_id is not None else None

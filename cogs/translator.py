@@ -6,6 +6,8 @@ Every Discord locale that a catalogue in :data:`capsa.i18n.LANGS` serves (see
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 
@@ -17,6 +19,12 @@ def tr(key: str) -> app_commands.locale_str:
     return app_commands.locale_str(t(key, DEFAULT_LANG), key=key)
 
 
+def tr_made(make: Callable[[str], str]) -> app_commands.locale_str:
+    """A command-tree string made of several catalogue texts: ``make(lang)`` writes it in
+    a language (a choice's name such as "chinese-poker · method 2-4 · no surrender")."""
+    return app_commands.locale_str(make(DEFAULT_LANG), make=make)
+
+
 class CapsaTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -26,6 +34,9 @@ class CapsaTranslator(app_commands.Translator):
     ) -> str | None:
         key = string.extras.get("key")
         lang = lang_from_locale(locale.value)
+        make = string.extras.get("make")
+        if make is not None:
+            return None if lang == DEFAULT_LANG else str(make(lang))
         if not key or not has(key) or lang == DEFAULT_LANG:
             return None  # Discord shows the English default
         return t(key, lang)

@@ -9,22 +9,18 @@ take an optional ``now`` for tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
-from capsa.settings import (
-    BOT_LEVEL,
-    COUNTDOWN,
-    LANGUAGE,
-    PRESET,
-    ROUNDS,
-    SERVER_SETTINGS,
-    TABLE_SETTINGS,
-    TIMEOUT_ACTION,
-    Setting,
-)
+from capsa.cards import CapsaError
+from capsa.presets import PRESETS, Preset, get_preset
+from capsa.settings import PRESET, SERVER_SETTINGS, TABLE_SETTINGS, Setting, TableSetting
+
+T = TypeVar("T", int, str)
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------- values
 
@@ -89,17 +85,70 @@ class NotPlaying(RepositoryError):
 # ---------------------------------------------------------------------------------- records
 
 
+# The key of a server's settings object that holds its table options, by preset.
+OPTIONS_KEY = "options"
+
+
+def _server_defaults() -> dict[Setting, Any]:
+    return {s: TABLE_SETTINGS[s].default for s in SERVER_SETTINGS}
+
+
 @dataclass(frozen=True)
 class GuildSettings:
-    """A server's defaults for its tables: capsa.settings.SERVER_SETTINGS, in that order."""
+    """A server's defaults for its tables: a value for each of capsa.settings'
+    SERVER_SETTINGS (the table's default where the server chose none), read with
+    ``get(ROUNDS)``, and the table options it chose for each preset."""
 
     guild_id: int
-    preset: str = PRESET.default
-    rounds: int = ROUNDS.default
-    countdown: int = COUNTDOWN.default  # seconds
-    bot_level: str = BOT_LEVEL.default
-    timeout_action: str = TIMEOUT_ACTION.default
-    language: str = LANGUAGE.default  # "auto" or one of capsa.i18n.LANGS
+    values: Mapping[Setting, Any] = field(default_factory=_server_defaults)
+    options: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+
+    @classmethod
+    def from_stored(cls, guild_id: int, stored: object) -> GuildSettings:
+        """The settings as stored (the decoded JSON object), each value checked against
+        capsa.settings' table and each preset's options against the preset: a value that
+        is no longer allowed, or a key this version does not know, reads as the default,
+        with a log line."""
+        if not isinstance(stored, Mapping):
+            if stored is not None:
+                log.warning("server %s: its settings are not an object; defaults used", guild_id)
+            stored = {}
+        values = _server_defaults()
+        options: dict[str, Mapping[str, object]] = {}
+        chosen = stored.get(OPTIONS_KEY, {})
+        if not isinstance(chosen, Mapping):
+            log.warning("server %s: stored options %r are not an object; ignored", guild_id, chosen)
+            chosen = {}
+        for name, value in stored.items():
+            if name == OPTIONS_KEY:
+                continue
+            if name not in GUILD_SETTING_FIELDS:
+                log.warning("server %s: setting %r is unknown; ignored", guild_id, name)
+                continue
+            try:
+                values[Setting(name)] = TABLE_SETTINGS[Setting(name)].check(value)
+            except ValueError as err:
+                log.warning("server %s: stored %s; the default is used", guild_id, err)
+        for preset, value in chosen.items():
+            try:
+                options[preset] = check_preset_options(preset, value)
+            except ValueError as err:
+                log.warning("server %s: stored %s; the preset's own are used", guild_id, err)
+        return cls(guild_id, values, options)
+
+    def get(self, setting: TableSetting[T]) -> T:
+        """The server's value of ``setting`` (its default if the server chose none)."""
+        return cast(T, self.values.get(setting.name, setting.default))
+
+    def preset_options(self, preset: str) -> dict[str, object]:
+        """The table options the server chose for ``preset`` (none: the preset's own)."""
+        return dict(self.options.get(preset, {}))
+
+    def table_preset(self, name: str | None = None) -> Preset:
+        """Preset ``name`` (the server's default preset if None) with the server's options
+        for it."""
+        plain = get_preset(name or self.get(PRESET))
+        return plain.with_options(self.preset_options(plain.name))
 
 
 GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
@@ -289,16 +338,54 @@ class MatchSummary:
     totals: dict[int, float]  # seat -> points, every seat of the match
 
 
-def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
-    """Check ``update_guild_settings`` fields against capsa.settings' table; return them
-    normalised or raise ValueError."""
-    unknown = sorted(set(fields) - set(GUILD_SETTING_FIELDS))
+def check_preset_options(preset: object, options: object) -> dict[str, object]:
+    """``options`` for ``preset`` as a server stores them (every option the preset
+    allows, with its value), or ValueError naming what is wrong."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ValueError(f"no preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    if not isinstance(options, Mapping):
+        raise ValueError(f"{preset}'s options must be an object, not {options!r}")
+    try:
+        return PRESETS[preset].with_options(options).options
+    except CapsaError as err:
+        raise ValueError(str(err)) from err
+
+
+def validate_guild_settings(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``update_guild_settings`` fields against capsa.settings' table (and
+    ``options``, by preset, against the presets); return them normalised or raise
+    ValueError."""
+    unknown = sorted(set(fields) - {*GUILD_SETTING_FIELDS, OPTIONS_KEY})
     if unknown:
         raise ValueError(
             f"unknown setting(s) {', '.join(unknown)}:"
-            f" choose from {', '.join(GUILD_SETTING_FIELDS)}"
+            f" choose from {', '.join((*GUILD_SETTING_FIELDS, OPTIONS_KEY))}"
         )
-    return {name: TABLE_SETTINGS[Setting(name)].check(value) for name, value in fields.items()}
+    clean: dict[str, Any] = {
+        name: TABLE_SETTINGS[Setting(name)].check(value)
+        for name, value in fields.items()
+        if name != OPTIONS_KEY
+    }
+    if OPTIONS_KEY in fields:
+        chosen = fields[OPTIONS_KEY]
+        if not isinstance(chosen, Mapping):
+            raise ValueError(f"options must be an object by preset, not {chosen!r}")
+        clean[OPTIONS_KEY] = {p: check_preset_options(p, o) for p, o in chosen.items()}
+    return clean
+
+
+def merge_guild_settings(stored: object, clean: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored settings object with ``clean`` (``validate_guild_settings``'s) written
+    over it: a setting's value replaced, a preset's options replaced, the rest kept (keys
+    this version does not know too, for a newer version sharing the database)."""
+    merged = dict(stored) if isinstance(stored, Mapping) else {}
+    for name, value in clean.items():
+        if name == OPTIONS_KEY:
+            old = merged.get(OPTIONS_KEY)
+            merged[OPTIONS_KEY] = {**(old if isinstance(old, Mapping) else {}), **value}
+        else:
+            merged[name] = value
+    return merged
 
 
 # ---------------------------------------------------------------------------------- protocol

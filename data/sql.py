@@ -55,7 +55,6 @@ from .repository import (
     ACTIVE_STATUSES,
     DEALT_STATUSES,
     FINISHED_STATUSES,
-    GUILD_SETTING_FIELDS,
     RECENT_REVIEWS,
     SCORED_STATUSES,
     UNFINISHED_STATUSES,
@@ -76,6 +75,7 @@ from .repository import (
     TableExists,
     TableFull,
     TimerRecord,
+    merge_guild_settings,
     validate_guild_settings,
 )
 
@@ -387,11 +387,8 @@ class SqlRepository(ABC):
         return found[0]
 
     async def _load_settings(self, db: Tx, guild_id: int) -> GuildSettings:
-        row = await db.one("SELECT * FROM guild_settings WHERE guild_id = ?", guild_id)
-        if row is None:
-            settings = GuildSettings(guild_id=guild_id)
-        else:
-            settings = GuildSettings(guild_id=guild_id, **{f: row[f] for f in GUILD_SETTING_FIELDS})
+        stored = await db.value("SELECT settings FROM guild_settings WHERE guild_id = ?", guild_id)
+        settings = GuildSettings.from_stored(guild_id, from_json(stored))
         self._loaded(settings)
         return settings
 
@@ -407,14 +404,21 @@ class SqlRepository(ABC):
 
         async def tx(db: Tx) -> GuildSettings:
             if clean:
-                names = [*clean, "updated_at"]
+                now = db.stamp(time.time())
                 await db.run(
-                    f"INSERT INTO guild_settings (guild_id, {', '.join(names)})"
-                    f" VALUES (?, {_marks(len(names))}) ON CONFLICT (guild_id) DO UPDATE SET "
-                    + ", ".join(f"{n} = excluded.{n}" for n in names),
+                    "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+                    " ON CONFLICT (guild_id) DO NOTHING",
                     guild_id,
-                    *clean.values(),
-                    db.stamp(time.time()),
+                    now,
+                )
+                stored = await db.value(
+                    f"SELECT settings FROM guild_settings WHERE guild_id = ?{db.LOCK}", guild_id
+                )
+                await db.run(
+                    "UPDATE guild_settings SET settings = ?, updated_at = ? WHERE guild_id = ?",
+                    to_json(merge_guild_settings(from_json(stored), clean)),
+                    now,
+                    guild_id,
                 )
             return await self._load_settings(db, guild_id)
 

@@ -199,4 +199,4 @@ def test_the_default_number_of_rounds_is_the_same_everywhere():
     assert build_parser("capsa").parse_args(["play"]).rounds == rounds
     status, out, _ = run("rules", "overview")
     assert f"({rounds} by default" in out
-    assert GuildSettings(guild_id=1).rounds == rounds  # a server's tables, before /capsa settings
+    assert GuildSettings(guild_id=1).get(ROUNDS) == rounds  # before /capsa settings

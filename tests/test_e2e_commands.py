@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
+from capsa.settings import COUNTDOWN, ROUNDS
 from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder
 from tests.e2e_extra import lobby_after, wait_showdown
@@ -77,11 +78,11 @@ async def test_settings_and_refusal_in_both_languages(fake_discord, tmp_path):
         assert shown.ephemeral and shown.message.embeds[0]["title"] == "Pengaturan server"
         assert "Tersimpan." in shown.text()
         assert _field(shown.message, "Ronde") == "5"
-        assert _field(shown.message, "Waktu") == "60s"
+        assert _field(shown.message, "Waktu") == "60 detik"  # the unit in her language
         assert _field(shown.message, "Saat waktu habis") == "susun otomatis"
 
         before = await bot.repo.guild_settings(guild.id)
-        assert (before.rounds, before.countdown) == (5, 60)
+        assert (before.get(ROUNDS), before.get(COUNTDOWN)) == (5, 60)
         for user, text in (
             (bob, "Only members with the Manage Server permission can change these settings."),
             (budi, "Hanya anggota dengan izin Kelola Server yang bisa mengubah pengaturan ini."),

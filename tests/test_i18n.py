@@ -35,7 +35,7 @@ from capsa.i18n import (
 )
 from capsa.presets import POSITIONS, SPECIALS, Preset, Scoring
 from capsa.rules_text import TOPICS
-from capsa.settings import LEVELS, TIMEOUT_ACTIONS
+from capsa.settings import LEVELS, SERVER_SETTINGS, TABLE_SETTINGS, TIMEOUT_ACTIONS
 from cogs import board
 from cogs.components import BuilderAction, LobbyAction, RefusalCode
 from cogs.translator import CapsaTranslator
@@ -78,6 +78,7 @@ _RANK_NUMBERS = range(2, 2 + len(RANKS))
 
 # Every key the code builds with an f-string, with the real values that fill it in. A new
 # f-string key in the code fails test_dynamic_keys_are_all_enumerated until it is listed here.
+_SETTING_OPTIONS = tuple(TABLE_SETTINGS[s].option_name for s in SERVER_SETTINGS)
 DYNAMIC: dict[str, Iterable[str]] = {
     "cat.{}": ALL_CATEGORIES,
     "row.{}": ALL_CATEGORIES,
@@ -113,6 +114,13 @@ DYNAMIC: dict[str, Iterable[str]] = {
     "rules.specials.cond.{}": SPECIALS,
     "rules.specials.same.{}": _SAME_SPECIAL,
     "rules.presets.same.{}": _SAME_SPECIAL,
+    # /capsa settings: an option for each server setting, named from the table, and the
+    # settings screen's field for each; the table options' words (capsa.rules_text)
+    "opt.{}": _SETTING_OPTIONS,
+    "opt.{}.desc": _SETTING_OPTIONS,
+    "set.{}": SERVER_SETTINGS,
+    "opts.room_fee.{}": ("on", "off"),
+    "opts.surrender.{}": ("on", "off"),
 }
 
 

@@ -21,6 +21,7 @@ import pytest
 
 from capsa.cards import deal
 from capsa.i18n import LANGS
+from capsa.settings import COUNTDOWN, LANGUAGE, PRESET, ROUNDS
 from data import (
     AlreadySeated,
     DatabaseUnavailable,
@@ -249,6 +250,7 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (5, "timers"),
         (6, "round_life"),
         (7, "processes"),
+        (8, "guild_settings_json"),
         (13, "surrender"),
     ]
     assert set(TABLES) <= tables
@@ -559,11 +561,21 @@ async def test_settings_defaults_update_and_persist(db: Db) -> None:
     repo = await db.open()
     assert await repo.guild_settings(GUILD) == GuildSettings(GUILD)
     s = await repo.update_guild_settings(GUILD, preset="SayaPoker", rounds=5, language="ID")
-    assert (s.preset, s.rounds, s.language, s.countdown) == ("sayapoker", 5, "id", 120)
+    assert [s.get(x) for x in (PRESET, ROUNDS, LANGUAGE, COUNTDOWN)] == ["sayapoker", 5, "id", 120]
     s = await repo.update_guild_settings(
         GUILD, countdown=30, bot_level="hard", timeout_action="foul"
     )
-    assert s == GuildSettings(GUILD, "sayapoker", 5, 30, "hard", "foul", "id")
+    assert s == GuildSettings.from_stored(
+        GUILD,
+        {
+            "preset": "sayapoker",
+            "rounds": 5,
+            "countdown": 30,
+            "bot_level": "hard",
+            "timeout_action": "foul",
+            "language": "id",
+        },
+    )
     assert await repo.update_guild_settings(GUILD) == s  # nothing to change
     assert await repo.guild_settings(OTHER_GUILD) == GuildSettings(OTHER_GUILD)
     await repo.close()
@@ -594,7 +606,7 @@ async def test_settings_validation(repo: Repository, fields: dict, message: str)
     with pytest.raises(ValueError, match=message):
         await repo.update_guild_settings(GUILD, **{"language": "en", **fields})
     # Nothing of a refused update is stored, not even its valid fields.
-    assert await repo.guild_settings(GUILD) == GuildSettings(GUILD, rounds=5)
+    assert await repo.guild_settings(GUILD) == GuildSettings.from_stored(GUILD, {"rounds": 5})
 
 
 # ------------------------------------------------------------------------- lobby
@@ -1530,7 +1542,7 @@ async def test_postgres_keeps_nothing_in_memory(pg_url: str) -> None:
     try:
         assert await two.guild_settings(GUILD) == GuildSettings(GUILD)
         await one.update_guild_settings(GUILD, rounds=5)
-        assert (await two.guild_settings(GUILD)).rounds == 5
+        assert (await two.guild_settings(GUILD)).get(ROUNDS) == 5
 
         m = await playing_match(one)
         assert (await two.get_match(m.id)).status == "playing"
@@ -1560,4 +1572,4 @@ async def test_a_language_code_keeps_its_case_whatever_is_typed(
     """'zh-cn' typed is stored as the catalogue's 'zh-CN' (and any catalogue language is
     accepted by the database: no CHECK lists the languages)."""
     await repo.update_guild_settings(1, language=lang.lower())
-    assert (await repo.guild_settings(1)).language == lang
+    assert (await repo.guild_settings(1)).get(LANGUAGE) == lang

@@ -527,7 +527,8 @@ def test_other_presets_keep_the_common_words(name):
 
 def test_commands_are_named_as_the_readers_client_shows_them():
     """A command on a page has the names the command tree is translated to (cmd.*, opt.*
-    and the topic choices' rules.topic.*), so a zh-CN reader sees /capsa 规则."""
+    and the topic choices' rules.topic.*), so a zh-CN reader sees /capsa 规则; the table
+    options are chosen with /capsa new's and /capsa settings' options, named so too."""
     assert rules_command("en") == "/capsa rules"
     assert rules_command("en", "bonuses") == "/capsa rules topic:Bonus hands"
     assert rules_command("zh-CN", "bonuses") == "/capsa 规则 主题:加分牌型"
@@ -535,10 +536,14 @@ def test_commands_are_named_as_the_readers_client_shows_them():
     for lang in LANGS:
         cat = catalog(lang)
         shown = f"/capsa {cat['cmd.rules']} {cat['opt.topic']}:"
+        options = tuple(
+            f"/capsa {cat[c]} {cat['opt.options']}:" for c in ("cmd.new", "cmd.settings")
+        )
         for preset in PRESETS.values():
             text = pages(preset, lang)
             named = re.findall(r"`(/capsa [^`]*)`", text)
-            assert named and all(n.startswith(shown) for n in named), (lang, named)
+            assert named and all(n.startswith((shown, *options)) for n in named), (lang, named)
+            assert all(o in named for o in options), (lang, named)  # the presets page
             if lang != "en":
                 assert "/capsa rules" not in text, lang
         # what the scoring page points to is the bonuses topic, by its shown name

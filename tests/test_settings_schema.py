@@ -1,8 +1,14 @@
-"""The database agrees with capsa.settings' table: on a freshly migrated database (SQLite,
-and PostgreSQL where one answers), every DEFAULT of a setting's column is the table's
-default, every value the table allows is stored, and a column's CHECK is either exactly the
-table's (both values just beyond its ends are refused) or says nothing about them. So a
-change to the table that forgets the migrations fails here."""
+"""The database agrees with capsa.settings' table, on a freshly migrated database (SQLite,
+and PostgreSQL where one answers).
+
+A table's own settings are columns of ``matches``: every DEFAULT of a setting's column is
+the table's default, every value the table allows is stored, and a column's CHECK is either
+exactly the table's (both values just beyond its ends are refused) or says nothing about
+them. So a change to the table that forgets the migrations fails here.
+
+A server's settings are one JSON object (migration 0008): every value the table allows is
+written and read back, a value beyond it is refused when written and reads as the default
+when it is found stored (with a log line), and 0008 moved the old columns' values into it."""
 
 from __future__ import annotations
 
@@ -15,9 +21,13 @@ import pytest
 
 from capsa.settings import SERVER_SETTINGS, TABLE_SETTINGS, Setting, TableSetting
 from data import open_repository
+from data.postgres_db import migrate as migrate_postgres
+from data.repository import GuildSettings, Repository
+from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
+from data.sqlite_db import SqliteConnection
+from data.sqlite_db import migrate as migrate_sqlite
 
-# Where each setting is stored: the server's default, and a table's own value.
-GUILD_COLUMNS = {s: str(s) for s in SERVER_SETTINGS}
+# Where each setting of a table is stored.
 MATCH_COLUMNS = {
     Setting.PRESET: "preset",
     Setting.ROUNDS: "rounds_total",
@@ -27,10 +37,9 @@ MATCH_COLUMNS = {
     Setting.SEATS: "seats_count",
     Setting.LANGUAGE: "language",
 }
-COLUMNS = {"guild_settings": GUILD_COLUMNS, "matches": MATCH_COLUMNS}
+COLUMNS = {"matches": MATCH_COLUMNS}
 # A row each table accepts, apart from the setting columns (the table's defaults).
 BASE_ROWS: dict[str, dict[str, Any]] = {
-    "guild_settings": {"guild_id": 1},
     "matches": {"guild_id": 1, "channel_id": 2, "host_id": 3, "created_at": 0.0},
 }
 
@@ -177,6 +186,181 @@ async def test_the_probe_sees_a_check(database: tuple[Insert, Default]) -> None:
     insert, default = database
     row = full_row("matches")
     assert not await insert("matches", {**row, "seats_count": 5})
-    assert not await insert("guild_settings", {"guild_id": 1, "bot_level": "godlike"})
-    assert await default("guild_settings", "rounds") == 10
+    assert not await insert("matches", {**row, "timeout_action": "godlike"})
+    assert await default("matches", "language") == "auto"
     assert await default("matches", "countdown") is None
+
+
+# ------------------------------------------------------------------ a server's settings
+
+
+Store = Callable[[int, str], Awaitable[None]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def server_store(request: pytest.FixtureRequest) -> tuple[Repository, Store]:
+    """A fresh repository, and a way to store a server's settings object as raw JSON text
+    (as an older or newer version, or a hand, may have left it) before the repository
+    reads it (SQLite's keeps what it read: one process a file)."""
+    return request.getfixturevalue(f"{request.param}_store")
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path) -> AsyncIterator[tuple[Repository, Store]]:
+    path = str(tmp_path / "fresh.db")
+    repo = await open_repository(path)
+
+    async def store(guild_id: int, text: str) -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                (guild_id, text),
+            )
+        finally:
+            conn.close()
+
+    yield repo, store
+    await repo.close()
+
+
+@pytest.fixture
+async def postgres_store(pg_url: str) -> AsyncIterator[tuple[Repository, Store]]:
+    repo = await open_repository(database_url=pg_url)
+
+    async def store(guild_id: int, text: str) -> None:
+        pg = await asyncpg.connect(pg_url)
+        try:
+            await pg.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                guild_id,
+                text,
+            )
+        finally:
+            await pg.close()
+
+    yield repo, store
+    await repo.close()
+
+
+SERVER_CASES = [TABLE_SETTINGS[s] for s in SERVER_SETTINGS]
+
+
+@pytest.mark.parametrize("setting", SERVER_CASES, ids=[str(s.name) for s in SERVER_CASES])
+async def test_a_server_stores_every_value_the_table_allows(server_store, setting) -> None:
+    repo, _ = server_store
+    assert (await repo.guild_settings(1)).get(setting) == setting.default
+    for value in allowed(setting):
+        stored = await repo.update_guild_settings(1, **{str(setting.name): value})
+        assert stored.get(setting) == value
+        assert (await repo.guild_settings(1)).get(setting) == value
+    last = allowed(setting)[-1]
+    for bad in beyond(setting):
+        with pytest.raises(ValueError, match=str(setting.name)):
+            await repo.update_guild_settings(1, **{str(setting.name): bad})
+    assert (await repo.guild_settings(1)).get(setting) == last  # nothing changed
+
+
+async def test_a_stored_value_the_table_refuses_reads_as_the_default(
+    server_store, caplog: pytest.LogCaptureFixture
+) -> None:
+    repo, store = server_store
+    await store(1, '{"rounds": 7, "countdown": 45, "seats": 3, "options": {"standard": {}}}')
+    with caplog.at_level("WARNING", logger="data.repository"):
+        settings = await repo.guild_settings(1)
+    assert settings.get(TABLE_SETTINGS[Setting.ROUNDS]) == TABLE_SETTINGS[Setting.ROUNDS].default
+    assert settings.get(TABLE_SETTINGS[Setting.COUNTDOWN]) == 45
+    assert "rounds must be one of 5, 10, not 7" in caplog.text
+    assert "'seats' is unknown" in caplog.text  # a table's own setting, never a server's
+    # a write keeps what it does not change, and replaces what it does
+    settings = await repo.update_guild_settings(1, rounds=5, language="vi")
+    assert settings == GuildSettings.from_stored(
+        1, {"rounds": 5, "countdown": 45, "language": "vi", "options": {"standard": {}}}
+    )
+
+
+async def test_a_server_keeps_table_options_for_each_preset(server_store) -> None:
+    repo, _ = server_store
+    await repo.update_guild_settings(1, options={"chinese-poker": {"method": "2-4"}})
+    settings = await repo.update_guild_settings(1, options={"sayapoker": {"room_fee": True}})
+    assert settings.options == {
+        "chinese-poker": {"method": "2-4", "surrender": False},
+        "sayapoker": {"room_fee": True},
+    }
+    assert settings.table_preset("chinese-poker").method == "2-4"
+    assert settings.table_preset("sayapoker").room_fee is True
+    with pytest.raises(ValueError, match="allowed: method, surrender"):
+        await repo.update_guild_settings(1, options={"chinese-poker": {"room_fee": True}})
+    assert (await repo.guild_settings(1)) == settings
+
+
+# ------------------------------------------------------------------ migration 0008
+
+# A server's row as the columns held it before 0008: every value other than the default.
+OLD_ROW = {
+    "guild_id": 5,
+    "preset": "sayapoker",
+    "rounds": 5,
+    "countdown": 45,
+    "bot_level": "hard",
+    "timeout_action": "foul",
+    "language": "id",
+}
+
+
+def _moved(settings: GuildSettings) -> dict[str, Any]:
+    """The values of the old columns, as the settings read them now."""
+    return {
+        name: settings.get(TABLE_SETTINGS[Setting(name)]) for name in OLD_ROW if name != "guild_id"
+    }
+
+
+async def test_migration_8_moves_sqlite_columns_into_the_object(tmp_path) -> None:
+    path = str(tmp_path / "old.db")
+    conn = await SqliteConnection.open(path)
+    try:
+        found = discover_migrations(SQLITE_MIGRATIONS)
+        await migrate_sqlite(conn, [m for m in found if m.version < 8])
+
+        def old_row(db: sqlite3.Connection) -> None:
+            marks = ", ".join("?" for _ in OLD_ROW)
+            db.execute(
+                f"INSERT INTO guild_settings ({', '.join(OLD_ROW)}) VALUES ({marks})",
+                list(OLD_ROW.values()),
+            )
+            db.execute("INSERT INTO guild_settings (guild_id) VALUES (6)")  # all defaults
+
+        await conn.run(old_row)
+        assert await migrate_sqlite(conn, [m for m in found if m.version <= 8]) == [8]
+    finally:
+        await conn.close()
+    repo = await open_repository(path)
+    try:
+        assert _moved(await repo.guild_settings(5)) == without(OLD_ROW, "guild_id")
+        assert await repo.guild_settings(6) == GuildSettings(6)
+    finally:
+        await repo.close()
+
+
+async def test_migration_8_moves_postgres_columns_into_the_object(empty_pg_url: str) -> None:
+    conn = await asyncpg.connect(empty_pg_url)
+    try:
+        found = discover_migrations(POSTGRES_MIGRATIONS)
+        await migrate_postgres(conn, [m for m in found if m.version < 8])
+        marks = ", ".join(f"${n}" for n in range(1, len(OLD_ROW) + 1))
+        await conn.execute(
+            f"INSERT INTO guild_settings ({', '.join(OLD_ROW)}) VALUES ({marks})",
+            *OLD_ROW.values(),
+        )
+        await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (6)")
+        assert await migrate_postgres(conn, [m for m in found if m.version <= 8]) == [8]
+    finally:
+        await conn.close()
+    repo = await open_repository(database_url=empty_pg_url)
+    try:
+        assert _moved(await repo.guild_settings(5)) == without(OLD_ROW, "guild_id")
+        assert await repo.guild_settings(6) == GuildSettings(6)
+    finally:
+        await repo.close()

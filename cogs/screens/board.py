@@ -1,5 +1,5 @@
-"""The server's numbers and texts: a leaderboard page, a member's stats, a rules page and
-the server's settings."""
+"""The server's numbers and texts: a leaderboard page, a member's stats and a rules page
+(the server's settings: ``cogs.screens.settings``)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,12 @@ from capsa.cards import format_cards, parse_cards
 from capsa.i18n import t
 from capsa.names import category_name, special_name
 from capsa.rules_text import RulesPage, rules_command
-from capsa.settings import AUTO_LANGUAGE, TimeoutAction
 from capsa.showdown import signed
-from cogs.screens.base import GOLD, GREEN, GREY, Screen
+from cogs.screens.base import GOLD, GREEN, Screen
 from cogs.views import leaderboard_view
 from data.repository import (
     RECENT_REVIEWS,
     SHARPEST_MIN_ROUNDS,
-    GuildSettings,
     LeaderRow,
     PlayerStats,
 )
@@ -124,22 +122,4 @@ def rules_screen(page: RulesPage, preset: str, lang: str) -> Screen:
     # the other topics' command as the reader's client shows it, as the pages name it
     topics = f"{rules_command(lang)} {t('opt.topic', lang)}"
     embed.set_footer(text=t("rules.footer", lang, preset=preset, topics=topics))
-    return Screen(embeds=(embed,))
-
-
-def settings_screen(settings: GuildSettings, lang: str, *, saved: bool) -> Screen:
-    embed = discord.Embed(title=t("set.title", lang), colour=GREY)
-    if saved:
-        embed.description = t("set.saved", lang)
-    embed.add_field(name=t("set.preset", lang), value=settings.preset)
-    embed.add_field(name=t("set.rounds", lang), value=str(settings.rounds))
-    embed.add_field(name=t("set.countdown", lang), value=f"{settings.countdown}s")
-    embed.add_field(name=t("set.bot_level", lang), value=t(f"choice.{settings.bot_level}", lang))
-    auto = settings.timeout_action == TimeoutAction.AUTO
-    action = "choice.auto_arrange" if auto else "choice.foul"
-    embed.add_field(name=t("set.timeout_action", lang), value=t(action, lang))
-    language = (
-        "choice.lang_auto" if settings.language == AUTO_LANGUAGE else f"choice.{settings.language}"
-    )
-    embed.add_field(name=t("set.language", lang), value=t(language, lang))
     return Screen(embeds=(embed,))

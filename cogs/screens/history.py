@@ -11,11 +11,12 @@ from dataclasses import dataclass
 import discord
 
 from capsa.i18n import t
+from capsa.rules_text import preset_label
 from capsa.scoring import RoundResult
 from capsa.showdown import signed, totals_lines
 from cogs.screens.base import GOLD, GREY, Picture, Screen, with_picture
 from cogs.screens.showdown import showdown_embeds, showdown_title
-from cogs.table_base import seat_names
+from cogs.table_base import preset_of, seat_names
 from cogs.views import history_view, replay_view
 from data.repository import MatchRecord, MatchSummary
 
@@ -48,7 +49,7 @@ def history_line(summary: MatchSummary, lang: str) -> str:
         lang,
         id=match.id,
         date=date_of(match.finished_at),
-        preset=match.preset,
+        preset=preset_label(preset_of(match), lang),  # with its table options
         rounds=match.rounds_total,
         players=players,
         winner=", ".join(seat_label(summary, seat) for seat in winners),
@@ -102,7 +103,13 @@ def replay_screen(
     what is known), with the replay's buttons. ``picture``: the round drawn."""
     names = seat_names(match)
     totals = {names.get(seat, str(seat + 1)): total for seat, total in frame.totals.items()}
-    header = t("rp.header", lang, id=match.id, date=date_of(match.finished_at), preset=match.preset)
+    header = t(
+        "rp.header",
+        lang,
+        id=match.id,
+        date=date_of(match.finished_at),
+        preset=preset_label(preset_of(match), lang),
+    )
     drawn = Picture(REPLAY_PICTURE, picture) if picture is not None and frame.result else None
     if frame.result is None:
         embed = discord.Embed(

@@ -9,7 +9,9 @@ from enum import StrEnum
 import discord
 
 from capsa.i18n import t
+from capsa.rules_text import preset_label
 from cogs.screens.base import GREEN, GREY, Screen, relative
+from cogs.table_base import preset_of
 from cogs.views import lobby_view
 from data.repository import MatchRecord
 
@@ -32,7 +34,7 @@ def lobby_embed(match: MatchRecord, lang: str, closed: LobbyClosed | None = None
             "lobby.desc",
             lang,
             host=host.name if host is not None else "?",
-            preset=match.preset,
+            preset=preset_label(preset_of(match), lang),  # with its table options
             rounds=match.rounds_total,
             countdown=match.countdown,
             level=t(f"choice.{match.bot_level}", lang),

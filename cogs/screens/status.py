@@ -6,7 +6,9 @@ from __future__ import annotations
 import discord
 
 from capsa.i18n import t
+from capsa.rules_text import preset_label
 from cogs.screens.base import GREEN, GREY, Screen, relative
+from cogs.table_base import preset_of
 from cogs.views import status_view
 from data.repository import DEALT_STATUSES, MatchRecord, RoundRecord
 
@@ -38,6 +40,7 @@ def status_embed(
         for h in rnd.hands
     ]
     embed.add_field(name=t("round.players", lang), value="\n".join(lines), inline=False)
+    embed.set_footer(text=preset_label(preset_of(match), lang))  # the rules and options
     return embed
 
 
