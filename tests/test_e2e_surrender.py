@@ -1,18 +1,16 @@
 """A chinese-poker table with surrender, through the real bot, to the end of its match.
 
-The table's stored options allow surrender (``/capsa new`` does not offer table options
-yet: the lobby's preset is given them here, as the options setting will). Alice is dealt a
-hopeless hand every round (``rig_deal``): in round 1 she presses Surrender, is told what it
-costs, confirms, and her DM locks; the showdown shows her surrendered, and its numbers are
-those of ``python -m capsa score`` for the same hands and options. Every other round she
-and bob set rows. "Review my hand" reviews the surrender."""
+The table is opened with ``/capsa new options: chinese-poker · method 1-6 · surrender``.
+Alice is dealt a hopeless hand every round (``rig_deal``): in round 1 she presses
+Surrender, is told what it costs, confirms, and her DM locks; the showdown shows her
+surrendered, and its numbers are those of ``python -m capsa score`` for the same hands and
+options. Every other round she and bob set rows. "Review my hand" reviews the surrender."""
 
 from __future__ import annotations
 
 import json
 import re
 
-import cogs.lobby
 from capsa.cards import Card, parse_cards
 from capsa.i18n import t
 from capsa.presets import get_preset
@@ -72,15 +70,20 @@ async def test_a_person_surrenders_and_the_match_plays_to_the_end(
     fake_discord, tmp_path, monkeypatch
 ) -> None:
     fake = fake_discord
-    monkeypatch.setattr(
-        cogs.lobby, "get_preset", lambda name=None, options=None: get_preset(name, OPTIONS)
-    )
     rig_deal(monkeypatch, {0: (HOPELESS,)}, players=4, preset=PRESET)
     chan, (alice, bob) = warung(fake, "alice", "bob")
     bot = make_bot(fake, tmp_path / "db.sqlite3")
     async with running_bot(fake, bot):
         await open_started_table(
-            fake, chan, alice, [bob], seats=4, rounds=5, rules="chinese-poker", countdown=120
+            fake,
+            chan,
+            alice,
+            [bob],
+            seats=4,
+            rounds=5,
+            rules="chinese-poker",
+            countdown=120,
+            options={"options": "chinese-poker method=1-6 surrender=true"},
         )
         running: dict[str, float] = {}
         for number in range(1, 6):
