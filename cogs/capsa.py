@@ -18,7 +18,7 @@ from discord.ext import commands
 from capsa import settings
 from capsa.rules_text import TOPICS
 from capsa.settings import AUTO_LANGUAGE, TimeoutAction
-from cogs import board, history
+from cogs import board, history, preferences
 from cogs.coach import Coach
 from cogs.components import CAPSA_COG
 from cogs.flow import TableFlow
@@ -27,6 +27,7 @@ from cogs.items import DYNAMIC_ITEMS, answer_stale
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
+from cogs.screens.preferences import DECK_KEYS
 from cogs.table_base import TableServices
 from cogs.tables import Tables
 from cogs.translator import tr
@@ -48,6 +49,12 @@ LANGUAGE_CHOICES = [
     Choice(name=tr(f"choice.{'lang_auto' if v == AUTO_LANGUAGE else v}"), value=v)
     for v in settings.LANGUAGE.choices
 ]
+# /capsa me: "auto" is the person's own Discord language
+ME_LANGUAGE_CHOICES = [
+    Choice(name=tr("choice.me_lang_auto" if v == AUTO_LANGUAGE else f"choice.{v}"), value=v)
+    for v in settings.LANGUAGE.choices
+]
+DECK_CHOICES = [Choice(name=tr(key), value=deck.value) for deck, key in DECK_KEYS.items()]
 Seats = Range[int, *settings.SEATS.bounds]
 Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
@@ -224,6 +231,18 @@ class Capsa(
                 "timeout_action": timeout,
                 "language": language,
             },
+        )
+
+    @app_commands.command(name=tr("cmd.me"), description=tr("cmd.me.desc"))
+    @app_commands.rename(language=tr("opt.language"), deck=tr("opt.deck"))
+    @app_commands.describe(language=tr("opt.me_language.desc"), deck=tr("opt.deck.desc"))
+    @app_commands.choices(language=ME_LANGUAGE_CHOICES, deck=DECK_CHOICES)
+    async def me(
+        self, interaction: CapsaInteraction, language: str | None = None, deck: str | None = None
+    ) -> None:
+        services = self.tables.services
+        await preferences.show_preferences(
+            interaction, services.repo, services.workers, language, deck
         )
 
 

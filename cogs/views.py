@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from capsa.builder import Draft
+from capsa.cards import DeckStyle
 from capsa.i18n import t
 from capsa.names import special_name
 from cogs import components as c
@@ -90,10 +91,16 @@ def _builder_button(
 
 
 def builder_view(
-    round_id: int, seat: int, draft: Draft, lang: str, special: str | None
+    round_id: int,
+    seat: int,
+    draft: Draft,
+    lang: str,
+    special: str | None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> discord.ui.View:
-    """Back select, middle select, then the buttons of the builder's row in the enum's
-    order (Declare only when the hand holds ``special``)."""
+    """Back select, middle select (each card in the person's ``deck`` style), then the
+    buttons of the builder's row in the enum's order (Declare only when the hand holds
+    ``special``)."""
     view = discord.ui.View(timeout=None)
     declared = special_name(special, lang) if special else ""
     for act in BuilderAction:
@@ -107,7 +114,9 @@ def builder_view(
                 min_values=5,
                 max_values=5,
                 options=[
-                    discord.SelectOption(label=card.symbol, value=card.code, default=card in chosen)
+                    discord.SelectOption(
+                        label=card.label(deck), value=card.code, default=card in chosen
+                    )
                     for card in options
                 ],
                 row=c.SELECTS.index(act),

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
+from capsa.cards import DeckStyle
+from capsa.i18n import LANGS
 from capsa.settings import (
     BOT_LEVEL,
     COUNTDOWN,
@@ -103,6 +105,42 @@ class GuildSettings:
 
 
 GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """A person's own choices (``/capsa me``), the same in every server: the language of
+    what they read privately (None: their Discord client's) and their deck style."""
+
+    user_id: int
+    language: str | None = None  # one of capsa.i18n.LANGS
+    deck: DeckStyle = DeckStyle.CLASSIC
+
+
+PREFERENCE_FIELDS: tuple[str, ...] = ("language", "deck")
+
+
+def validate_preferences(fields: dict[str, Any]) -> dict[str, Any]:
+    """Check ``update_preferences`` fields; return them normalised or raise ValueError
+    naming what is wrong and what to choose."""
+    unknown = sorted(set(fields) - set(PREFERENCE_FIELDS))
+    if unknown:
+        choose = ", ".join(PREFERENCE_FIELDS)
+        raise ValueError(f"unknown preference(s) {', '.join(unknown)}: choose from {choose}")
+    clean = dict(fields)
+    if "language" in clean and clean["language"] is not None and clean["language"] not in LANGS:
+        raise ValueError(
+            f"language {clean['language']!r} is not one of {', '.join(LANGS)} (or None: the"
+            " client's)"
+        )
+    if "deck" in clean:
+        try:
+            clean["deck"] = DeckStyle(clean["deck"])
+        except ValueError:
+            raise ValueError(
+                f"deck {clean['deck']!r} is not one of {', '.join(DeckStyle)}"
+            ) from None
+    return clean
 
 
 @dataclass(frozen=True)
@@ -537,6 +575,16 @@ class Repository(Protocol):
     async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
         """(round id, seat) of people's hands in rounds scored since ``since`` that have no
         review yet, oldest first."""
+        ...
+
+    # a person's preferences
+    async def preferences(self, user_id: int) -> Preferences:
+        """What ``user_id`` chose with ``/capsa me`` (the defaults if nothing)."""
+        ...
+
+    async def update_preferences(self, user_id: int, **fields: Any) -> Preferences:
+        """Change some of a person's preferences (``PREFERENCE_FIELDS``; ``language=None``
+        goes back to the client's language); ValueError names a wrong value."""
         ...
 
     # timers: every timed job of a table, claimed by one process at a time

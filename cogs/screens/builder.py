@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from capsa.builder import Draft, preview_lines
-from capsa.cards import format_cards
+from capsa.cards import DeckStyle, format_cards
 from capsa.i18n import t
 from capsa.names import special_name
 from capsa.showdown import signed
@@ -44,6 +44,7 @@ def builder_embed(
     lang: str,
     note: str | None = None,
     picture: Picture | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> discord.Embed:
     embed = discord.Embed(
         title=t("hand.title", lang, k=rnd.number, n=match.rounds_total),
@@ -51,10 +52,10 @@ def builder_embed(
         description=t("hand.where", lang, channel=match.channel_id, when=relative(rnd.deadline)),
     )
     embed.add_field(
-        name=t("hand.cards", lang), value=format_cards(draft.hand, symbols=True), inline=False
+        name=t("hand.cards", lang), value=format_cards(draft.hand, True, deck), inline=False
     )
     embed.add_field(
-        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang)), inline=False
+        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang, deck)), inline=False
     )
     if note:
         embed.add_field(name="✨", value=note, inline=False)
@@ -71,13 +72,14 @@ def builder_screen(
     special: str | None,
     note: str | None = None,
     picture: bytes | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> Screen:
     """The builder of ``seat``'s hand: ``special`` the hand may declare, ``picture`` the
-    hand drawn (None: it could not be)."""
+    hand drawn (None: it could not be), the cards in the person's ``deck`` style."""
     drawn = Picture(HAND_PICTURE, picture) if picture is not None else None
     return Screen(
-        embeds=(builder_embed(match, rnd, draft, lang, note, drawn),),
-        view=builder_view(rnd.id, seat, draft, lang, special),
+        embeds=(builder_embed(match, rnd, draft, lang, note, drawn, deck),),
+        view=builder_view(rnd.id, seat, draft, lang, special, deck),
         pictures=(drawn,) if drawn else (),
     )
 
