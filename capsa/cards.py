@@ -38,11 +38,13 @@ class DeckStyle(StrEnum):
         return self in (DeckStyle.LETTERS, DeckStyle.FOUR_COLOUR_LETTERS)
 
 
-# The four-colour deck in Discord text, where a plain ♦ or ♣ takes the text's colour: emoji
-# that Discord draws (Twemoji) in the suit's colour. ♠️ and ♥️ are Discord's black spade
-# and red heart; no blue diamond or green club suit exists, so ♦ is the blue diamond 🔷
-# (same shape) and ♣ the green shamrock ☘️ (three leaves on a stem, like a club).
-FOUR_COLOUR_EMOJI = {"D": "🔷", "C": "☘\ufe0f", "H": "♥\ufe0f", "S": "♠\ufe0f"}
+# The four-colour deck in Discord text, where a plain suit symbol takes the text's colour:
+# emoji that Discord draws in the suit's colour. ♥️ is Discord's red heart suit; no blue
+# diamond or green club suit exists, so ♦ is the blue diamond 🔷 (same shape) and ♣ the
+# green shamrock ☘️ (three leaves on a stem, like a club). ♠ stays the plain symbol, in
+# the text's colour (black on the light theme, white on the dark one): Discord's black ♠️
+# emoji all but vanishes on the dark theme.
+FOUR_COLOUR_EMOJI = {"D": "🔷", "C": "☘\ufe0f", "H": "♥\ufe0f", "S": "♠"}
 
 
 def rank_text(rank: int) -> str:
