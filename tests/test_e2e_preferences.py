@@ -97,3 +97,10 @@ async def test_my_language_and_deck_for_what_only_i_read(fake_discord, tmp_path)
         await bob.click(his, "Submit")
         showdown = await wait_showdown(fake, chan, 1, 5)
         assert "10🔷" not in showdown.text() and "☘" not in showdown.text()
+        table = pixels(showdown)
+        assert blue(table) + green(table) == 0  # the table's picture: the classic deck
+        # her review (a picture only she sees) is drawn in her deck
+        await alice.click(showdown, t("btn.review", "en"))
+        title = t("rev.title", "en", k=1)
+        review = await alice.wait_for_ephemeral(lambda m: title in m.text(), timeout=30)
+        assert blue(pixels(review)) + green(pixels(review)) > 100
