@@ -14,7 +14,12 @@ CJK SC, shipped as a subset to the characters the catalogues use
 ``LICENSE-NotoSansCJK.txt``).
 
 Colours: a mid-tone table green with white card faces reads well on both Discord's dark
-and light themes; red suits are red, black suits black.
+and light themes; red suits are red, black suits black, or with the four-colour deck
+(:class:`capsa.cards.DeckStyle`, a person's choice) ♦ blue and ♣ green; every suit's ink
+has at least 4.5:1 contrast against the card (WCAG AA, tests/test_deck.py).
+
+A character neither shipped font has (a name in another script) is drawn from a system
+font when one has it, else replaced (:func:`_face_for`, :func:`_drawable`).
 """
 
 from __future__ import annotations
