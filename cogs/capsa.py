@@ -27,7 +27,7 @@ from cogs.items import DYNAMIC_ITEMS, answer_stale
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
-from cogs.screens.preferences import DECK_KEYS
+from cogs.screens.preferences import DECK_KEYS, HANDS_KEYS
 from cogs.table_base import TableServices
 from cogs.tables import Tables
 from cogs.translator import tr
@@ -55,6 +55,7 @@ ME_LANGUAGE_CHOICES = [
     for v in settings.LANGUAGE.choices
 ]
 DECK_CHOICES = [Choice(name=tr(key), value=deck.value) for deck, key in DECK_KEYS.items()]
+HANDS_CHOICES = [Choice(name=tr(key), value=place.value) for place, key in HANDS_KEYS.items()]
 Seats = Range[int, *settings.SEATS.bounds]
 Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
@@ -234,15 +235,21 @@ class Capsa(
         )
 
     @app_commands.command(name=tr("cmd.me"), description=tr("cmd.me.desc"))
-    @app_commands.rename(language=tr("opt.language"), deck=tr("opt.deck"))
-    @app_commands.describe(language=tr("opt.me_language.desc"), deck=tr("opt.deck.desc"))
-    @app_commands.choices(language=ME_LANGUAGE_CHOICES, deck=DECK_CHOICES)
+    @app_commands.rename(language=tr("opt.language"), deck=tr("opt.deck"), hands=tr("opt.hands"))
+    @app_commands.describe(
+        language=tr("opt.me_language.desc"), deck=tr("opt.deck.desc"), hands=tr("opt.hands.desc")
+    )
+    @app_commands.choices(language=ME_LANGUAGE_CHOICES, deck=DECK_CHOICES, hands=HANDS_CHOICES)
     async def me(
-        self, interaction: CapsaInteraction, language: str | None = None, deck: str | None = None
+        self,
+        interaction: CapsaInteraction,
+        language: str | None = None,
+        deck: str | None = None,
+        hands: str | None = None,
     ) -> None:
         services = self.tables.services
         await preferences.show_preferences(
-            interaction, services.repo, services.workers, language, deck
+            interaction, services.repo, services.workers, language, deck, hands
         )
 
 

@@ -1,6 +1,7 @@
 """``/capsa me``: a person's own choices, the same in every server, answered privately: the
-language of what only they read (``cogs.replies.language_for`` reads it) and their deck
-style (:func:`deck_for`, read wherever their own cards are drawn or listed)."""
+language of what only they read (``cogs.replies.language_for`` reads it), their deck
+style (:func:`deck_for`, read wherever their own cards are drawn or listed) and where
+their hands go (``cogs.rounds`` sends no DM to whoever plays in the channel)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ async def show_preferences(
     workers: WorkerPool,
     language: str | None,
     deck: str | None,
+    hands: str | None,
 ) -> None:
     """Change what was given (``language`` ``auto``: back to the client's language), then
     show every preference, in the language now chosen, with sample cards in the deck."""
@@ -41,6 +43,8 @@ async def show_preferences(
         changes["language"] = None if language == AUTO_LANGUAGE else language
     if deck is not None:
         changes["deck"] = deck
+    if hands is not None:
+        changes["hands"] = hands
     user_id = interaction.user.id
     if changes:
         try:

@@ -107,17 +107,27 @@ class GuildSettings:
 GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
 
 
+class HandsIn(StrEnum):
+    """Where a person's hand goes at each deal: by DM (the default), or in the channel
+    only, where "Show my hand" on the round's status opens their builder (no DM sent)."""
+
+    DM = "dm"
+    CHANNEL = "channel"
+
+
 @dataclass(frozen=True)
 class Preferences:
     """A person's own choices (``/capsa me``), the same in every server: the language of
-    what they read privately (None: their Discord client's) and their deck style."""
+    what they read privately (None: their Discord client's), their deck style, and where
+    their hands go."""
 
     user_id: int
     language: str | None = None  # one of capsa.i18n.LANGS
     deck: DeckStyle = DeckStyle.CLASSIC
+    hands: HandsIn = HandsIn.DM
 
 
-PREFERENCE_FIELDS: tuple[str, ...] = ("language", "deck")
+PREFERENCE_FIELDS: tuple[str, ...] = ("language", "deck", "hands")
 
 
 def validate_preferences(fields: dict[str, Any]) -> dict[str, Any]:
@@ -133,13 +143,14 @@ def validate_preferences(fields: dict[str, Any]) -> dict[str, Any]:
             f"language {clean['language']!r} is not one of {', '.join(LANGS)} (or None: the"
             " client's)"
         )
-    if "deck" in clean:
-        try:
-            clean["deck"] = DeckStyle(clean["deck"])
-        except ValueError:
-            raise ValueError(
-                f"deck {clean['deck']!r} is not one of {', '.join(DeckStyle)}"
-            ) from None
+    for name, kind in (("deck", DeckStyle), ("hands", HandsIn)):
+        if name in clean:
+            try:
+                clean[name] = kind(clean[name])
+            except ValueError:
+                raise ValueError(
+                    f"{name} {clean[name]!r} is not one of {', '.join(kind)}"
+                ) from None
     return clean
 
 

@@ -60,6 +60,7 @@ from .repository import (
     UNFINISHED_STATUSES,
     AlreadySeated,
     GuildSettings,
+    HandsIn,
     LeaderRow,
     MatchRecord,
     MatchStatus,
@@ -1235,10 +1236,12 @@ class SqlRepository(ABC):
     # ------------------------------------------------------------------ preferences
 
     async def _load_preferences(self, db: Tx, user_id: int) -> Preferences:
-        row = await db.one("SELECT language, deck FROM preferences WHERE user_id = ?", user_id)
+        row = await db.one(
+            "SELECT language, deck, hands FROM preferences WHERE user_id = ?", user_id
+        )
         if row is None:
             return Preferences(user_id)
-        return Preferences(user_id, row["language"], DeckStyle(row["deck"]))
+        return Preferences(user_id, row["language"], DeckStyle(row["deck"]), HandsIn(row["hands"]))
 
     @reads
     async def preferences(self, user_id: int) -> Preferences:

@@ -1,9 +1,11 @@
 """``/capsa me`` through the real bot and the fake Discord (issue 21): a person's own language
 and deck style, kept in the database, used for everything only they read (their DM hand:
-its text, select options and picture), never for what the whole table reads."""
+its text, select options and picture; their review), never for what the whole table reads;
+and hands in the channel: no DM, the builder from "Show my hand"."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import numpy as np
@@ -11,8 +13,8 @@ from PIL import Image
 
 from capsa.cards import DeckStyle, parse_cards
 from capsa.i18n import t
-from tests.e2e import make_bot
-from tests.e2e_extra import open_started_table, wait_showdown
+from tests.e2e import make_bot, play_builder, warung
+from tests.e2e_extra import open_started_table, shown_rows, wait_showdown
 from tests.fakediscord import running_bot
 from tests.fakediscord.state import FakeMessage
 
@@ -104,3 +106,42 @@ async def test_my_language_and_deck_for_what_only_i_read(fake_discord, tmp_path)
         title = t("rev.title", "en", k=1)
         review = await alice.wait_for_ephemeral(lambda m: title in m.text(), timeout=30)
         assert blue(pixels(review)) + green(pixels(review)) > 100
+
+
+async def test_hands_in_the_channel_means_no_dm(fake_discord, tmp_path):
+    """alice plays in the channel: no DM at the deal, no "couldn't DM you" notice; "Show my
+    hand" on the round's status opens her builder there, in her deck, and she plays."""
+    fake = fake_discord
+    chan, (alice, bob) = warung(fake, "alice", "bob")
+    bot = make_bot(fake, tmp_path / "db.sqlite3")
+    async with running_bot(fake, bot):
+        saved = await alice.slash("capsa me", channel=chan, hands="channel", deck="four_colour")
+        answer = await saved.wait_response()
+        assert t("choice.hands.channel", "en") in answer.text()
+
+        status = await open_started_table(fake, chan, bob, [alice], seats=2, rounds=5)
+        his = await bob.next_dm(lambda m: "round 1/5" in m.text(), timeout=10)
+        match = await bot.repo.active_match_in_channel(chan.id)
+        for _ in range(100):  # the deal finishes just after bob's DM
+            rnd = await bot.repo.current_round(match.id)
+            if rnd.status == "open":
+                break
+            await asyncio.sleep(0.05)
+        assert rnd.status == "open"  # the deal is done: her DM was never coming
+        assert alice.dms == [] and not fake.requests_to("POST", f"*/channels/{alice.dm.id}/*")
+        assert not [m for m in chan.history if alice.mention in (m.content or "")]
+        assert not (await bot.repo.current_round(match.id)).hands[1].dm_refused
+
+        opened = await alice.click(status, t("btn.show_hand", "en"))
+        builder = await alice.wait_for_ephemeral(lambda m: bool(m.selects()))
+        assert opened.answered and builder.ephemeral_for is alice
+        labels = option_labels(builder, "Back (5)")
+        assert all(
+            labels[c.code] == c.label(DeckStyle.FOUR_COLOUR) for c in parse_cards(list(labels))
+        )
+        back, middle, front = await play_builder(alice, builder)
+        await play_builder(bob, his)
+        showdown = await wait_showdown(fake, chan, 1, 5)
+        rows = shown_rows(showdown)["alice"]
+        assert [set(r) for r in rows] == [set(back), set(middle), set(front)]
+        assert alice.dms == []

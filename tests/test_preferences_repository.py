@@ -10,7 +10,7 @@ import pytest
 
 from capsa.cards import DeckStyle
 from data import Repository, open_repository
-from data.repository import Preferences
+from data.repository import HandsIn, Preferences
 from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
 
 Opener = Callable[[], Awaitable[Repository]]
@@ -36,7 +36,7 @@ async def repo(opener: Opener) -> AsyncIterator[Repository]:
 
 
 async def test_defaults_until_a_person_chooses(repo: Repository) -> None:
-    assert await repo.preferences(42) == Preferences(42, None, DeckStyle.CLASSIC)
+    assert await repo.preferences(42) == Preferences(42, None, DeckStyle.CLASSIC, HandsIn.DM)
 
 
 async def test_each_field_changes_alone_and_survives_a_restart(opener: Opener) -> None:
@@ -52,8 +52,10 @@ async def test_each_field_changes_alone_and_survives_a_restart(opener: Opener) -
     repo = await opener()
     try:
         assert await repo.preferences(7) == Preferences(7, "vi", DeckStyle.FOUR_COLOUR)
-        back = await repo.update_preferences(7, language=None, deck=DeckStyle.LETTERS)
-        assert back == Preferences(7, None, DeckStyle.LETTERS)
+        back = await repo.update_preferences(
+            7, language=None, deck=DeckStyle.LETTERS, hands="channel"
+        )
+        assert back == Preferences(7, None, DeckStyle.LETTERS, HandsIn.CHANNEL)
         assert await repo.preferences(7) == back
         assert await repo.update_preferences(7) == back  # nothing to change
     finally:
@@ -65,7 +67,8 @@ async def test_each_field_changes_alone_and_survives_a_restart(opener: Opener) -
     [
         ({"language": "klingon"}, "language 'klingon' is not one of en, id, zh-CN, vi"),
         ({"deck": "rainbow"}, "deck 'rainbow' is not one of classic, four_colour"),
-        ({"colour": "red"}, "unknown preference(s) colour: choose from language, deck"),
+        ({"hands": "pigeon"}, "hands 'pigeon' is not one of dm, channel"),
+        ({"colour": "red"}, "unknown preference(s) colour: choose from language, deck, hands"),
     ],
 )
 async def test_wrong_values_are_named(repo: Repository, fields: dict, message: str) -> None:
@@ -78,6 +81,6 @@ def test_migration_0011_is_in_both_folders() -> None:
     for folder in (SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS):
         names = {m.version: m.name for m in discover_migrations(folder)}
         assert names[11] == "preferences"
-    for style in DeckStyle:  # the CHECK lists every deck style
+    for value in (*DeckStyle, *HandsIn):  # the CHECKs list every deck style and place
         for folder in (SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS):
-            assert f"'{style.value}'" in (folder / "0011_preferences.sql").read_text()
+            assert f"'{value}'" in (folder / "0011_preferences.sql").read_text()

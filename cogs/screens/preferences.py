@@ -7,7 +7,7 @@ import discord
 from capsa.cards import DeckStyle, format_cards, parse_cards
 from capsa.i18n import t
 from cogs.screens.base import GREY, Picture, Screen, with_picture
-from data.repository import Preferences
+from data.repository import HandsIn, Preferences
 
 # how each deck style is named, in the command's choices and in the answer
 DECK_KEYS = {
@@ -16,6 +16,8 @@ DECK_KEYS = {
     DeckStyle.LETTERS: "choice.deck.letters",
     DeckStyle.FOUR_COLOUR_LETTERS: "choice.deck.four_colour_letters",
 }
+# where a person's hands go, named in the command's choices and in the answer
+HANDS_KEYS = {HandsIn.DM: "choice.hands.dm", HandsIn.CHANNEL: "choice.hands.channel"}
 # one card of each suit, shown in the chosen style
 SAMPLE = tuple(parse_cards("AS TD QC 7H"))
 SAMPLE_PICTURE = "deck.jpg"
@@ -34,6 +36,7 @@ def preferences_screen(
     language = t("choice.me_lang_auto", lang) if chosen is None else t(f"choice.{chosen}", lang)
     embed.add_field(name=t("set.language", lang), value=language)
     embed.add_field(name=t("me.deck", lang), value=t(DECK_KEYS[preferences.deck], lang))
+    embed.add_field(name=t("me.hands", lang), value=t(HANDS_KEYS[preferences.hands], lang))
     sample = format_cards(SAMPLE, symbols=True, deck=preferences.deck)
     embed.add_field(name="\u200b", value=t("me.sample", lang, cards=sample), inline=False)
     drawn = Picture(SAMPLE_PICTURE, picture) if picture is not None else None
