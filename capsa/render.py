@@ -114,6 +114,30 @@ MARGIN = 16
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 SYSTEM_CJK = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
 SYSTEM_CJK_FACE = "Noto Sans CJK SC"
+# after Noto Sans CJK SC (Chinese, Japanese, Korean): Noto Sans (Latin, Greek, Cyrillic
+# beyond DejaVu's), then one Noto Sans a script, as NotoSans<Script>-<Weight>.ttf. Drawn
+# without shaping (the BASIC layout), so joined scripts (Arabic) come out unjoined.
+SYSTEM_SCRIPTS = (
+    "",
+    "Thai",
+    "Arabic",
+    "Hebrew",
+    "Devanagari",
+    "Bengali",
+    "Tamil",
+    "Telugu",
+    "Kannada",
+    "Malayalam",
+    "Gujarati",
+    "Gurmukhi",
+    "Sinhala",
+    "Khmer",
+    "Lao",
+    "Myanmar",
+    "Georgian",
+    "Armenian",
+    "Ethiopic",
+)
 # instead of a character no font draws: symbols (emoji, mostly) are left out, anything else
 # (a letter of a script no font here has) becomes a question mark
 UNDRAWABLE = "?"
@@ -147,20 +171,30 @@ def font_file(char: str, bold: bool) -> Path:
     return FONT_DIR / (CJK_FONT_FILES if is_cjk(char) else _FONT_FILES)[bold]
 
 
-@lru_cache(maxsize=64)
-def _has_glyph(face: Face, char: str) -> bool:
-    """Whether ``face`` draws ``char``: its drawing differs from the font's missing-glyph
-    box (U+10FFFF, a noncharacter, is never in a font)."""
-    font = _font(24, True, face)
-    mask = font.getmask(char)
+@lru_cache(maxsize=32)
+def _probe(face: Face) -> tuple[ImageFont.FreeTypeFont, tuple[tuple[int, int], bytes]]:
+    """``face`` at a small size for looking glyphs up (apart from :func:`_font`'s cache of
+    the fonts that draw), and its missing-glyph box (U+10FFFF, a noncharacter, is never in
+    a font)."""
+    font = ImageFont.truetype(
+        str(face.path), 12, index=face.index, layout_engine=ImageFont.Layout.BASIC
+    )
     notdef = font.getmask("\U0010ffff")
-    return mask.size != notdef.size or bytes(mask) != bytes(notdef)
+    return font, (notdef.size, bytes(notdef))
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(face: Face, char: str) -> bool:
+    """Whether ``face`` draws ``char``: its drawing differs from the missing-glyph box."""
+    font, notdef = _probe(face)
+    mask = font.getmask(char)
+    return (mask.size, bytes(mask)) != notdef
 
 
 @lru_cache(maxsize=4)
 def _system_faces(bold: bool) -> tuple[Face, ...]:
-    """The system's fallback faces (:data:`SYSTEM_FONT_DIRS`), Noto Sans CJK SC first, then
-    every other Noto Sans of that weight, by name; () where none is installed."""
+    """The system's fallback faces that are installed (:data:`SYSTEM_FONT_DIRS`): Noto Sans
+    CJK SC, then :data:`SYSTEM_SCRIPTS`' Noto Sans fonts, of that weight."""
     faces: list[Face] = []
     cjk = SYSTEM_FONT_DIRS[0] / SYSTEM_CJK[bold]
     if cjk.is_file():
@@ -173,9 +207,11 @@ def _system_faces(bold: bool) -> tuple[Face, ...]:
                 faces.append(Face(cjk, index))
                 break
     weight = "Bold" if bold else "Regular"
-    for folder in SYSTEM_FONT_DIRS[1:]:
-        if folder.is_dir():
-            faces += [Face(p) for p in sorted(folder.glob(f"NotoSans*-{weight}.ttf"))]
+    for script in SYSTEM_SCRIPTS:
+        for folder in SYSTEM_FONT_DIRS[1:]:
+            path = folder / f"NotoSans{script}-{weight}.ttf"
+            if path.is_file():
+                faces.append(Face(path))
     return tuple(faces)
 
 
