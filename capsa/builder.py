@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from capsa.cards import DECK, CapsaError, Card, format_cards, sort_hand
+from capsa.cards import DECK, CapsaError, Card, DeckStyle, format_cards, sort_hand
 from capsa.hands import Row, evaluate, is_fouled
 from capsa.i18n import t
 from capsa.names import position_name, row_name
@@ -126,8 +126,9 @@ class Draft:
         return Draft(self.hand)
 
 
-def preview_lines(draft: Draft, lang: str = "en") -> list[str]:
-    """One line per row (front on top, as on the table), then the verdict."""
+def preview_lines(draft: Draft, lang: str = "en", deck: DeckStyle = DeckStyle.CLASSIC) -> list[str]:
+    """One line per row (front on top, as on the table), its cards in ``deck``'s style,
+    then the verdict."""
     rows = draft.rows()
     cards = (draft.back, draft.middle, draft.front)
     lines = []
@@ -136,16 +137,12 @@ def preview_lines(draft: Draft, lang: str = "en") -> list[str]:
         label = f"**{position_name(position, lang)}**"
         row = rows[index]
         if row is not None:
-            lines.append(
-                f"{label}: {format_cards(row.cards, symbols=True)} — {row_name(row, lang)}"
-            )
+            lines.append(f"{label}: {format_cards(row.cards, True, deck)} — {row_name(row, lang)}")
         elif position == "front":
             lines.append(f"{label}: {t('builder.front_rest', lang)}")
         else:
             shown = (
-                format_cards(cards[index], symbols=True)
-                if cards[index]
-                else t("builder.empty", lang)
+                format_cards(cards[index], True, deck) if cards[index] else t("builder.empty", lang)
             )
             lines.append(f"{label}: {shown}")
     if not draft.complete:

@@ -5,13 +5,53 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 RANKS = "23456789TJQKA"
 SUITS = "DCHS"  # low -> high: diamonds < clubs < hearts < spades
 SUIT_SYMBOLS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
-# Text-presentation variants people paste from phones.
-_SYMBOL_TO_SUIT.update({"♢": "D", "♧": "C", "♡": "H", "♤": "S"})
+# Text-presentation variants people paste from phones, and the four-colour deck's emoji.
+_SYMBOL_TO_SUIT.update({"♢": "D", "♧": "C", "♡": "H", "♤": "S", "🔷": "D", "☘": "C"})
+
+
+class DeckStyle(StrEnum):
+    """How a person sees the suits, in pictures and in text (their ``/capsa me`` choice).
+
+    ``classic``: ♦ ♥ red, ♣ ♠ black, as printed decks are. ``four_colour``: ♠ black,
+    ♥ red, ♦ blue, ♣ green, so that no two suits share a colour. ``letters``: classic
+    colours with the suit's letter (the one typed cards use: S H D C) beside each symbol.
+    ``four_colour_letters``: both.
+    """
+
+    CLASSIC = "classic"
+    FOUR_COLOUR = "four_colour"
+    LETTERS = "letters"
+    FOUR_COLOUR_LETTERS = "four_colour_letters"
+
+    @property
+    def four_colour(self) -> bool:
+        return self in (DeckStyle.FOUR_COLOUR, DeckStyle.FOUR_COLOUR_LETTERS)
+
+    @property
+    def letters(self) -> bool:
+        return self in (DeckStyle.LETTERS, DeckStyle.FOUR_COLOUR_LETTERS)
+
+
+# The four-colour deck in Discord text, where a plain suit symbol takes the text's colour:
+# emoji that Discord draws in the suit's colour. ♥️ is Discord's red heart suit; no blue
+# diamond or green club suit exists, so ♦ is the blue diamond 🔷 (same shape) and ♣ the
+# green shamrock ☘️ (three leaves on a stem, like a club). ♠ stays the plain symbol, in
+# the text's colour (black on the light theme, white on the dark one): Discord's black ♠️
+# emoji all but vanishes on the dark theme.
+FOUR_COLOUR_EMOJI = {"D": "🔷", "C": "☘\ufe0f", "H": "♥\ufe0f", "S": "♠"}
+
+
+def rank_text(rank: int) -> str:
+    """How a rank is written for a person to read: 2-9, 10, J, Q, K, A. The ten is "10",
+    as printed on the cards, in text and pictures alike; "T" is only the typed notation
+    (``Card.code``, "TS"), which parse_card reads together with "10S"."""
+    return "10" if rank == 10 else RANKS[rank - 2]
 
 
 class CapsaError(ValueError):
@@ -44,8 +84,16 @@ class Card:
 
     @property
     def symbol(self) -> str:
-        """Notation with a suit symbol, e.g. ``A♠``."""
-        return RANKS[self.rank - 2] + SUIT_SYMBOLS[SUITS[self.suit]]
+        """The card as a person reads it, with a suit symbol: ``A♠``, ``10♦``."""
+        return self.label(DeckStyle.CLASSIC)
+
+    def label(self, deck: DeckStyle = DeckStyle.CLASSIC) -> str:
+        """The card in Discord text for a person with this deck style: ``10♦`` (classic),
+        ``10🔷`` (four colours), ``10♦d`` (letters), ``10🔷d`` (both)."""
+        suit = SUITS[self.suit]
+        text = rank_text(self.rank)
+        text += FOUR_COLOUR_EMOJI[suit] if deck.four_colour else SUIT_SYMBOLS[suit]
+        return text + suit.lower() if deck.letters else text
 
     @property
     def index(self) -> int:
@@ -114,8 +162,12 @@ def parse_cards(tokens: Iterable[str] | str) -> list[Card]:
     return cards
 
 
-def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
-    return " ".join(c.symbol if symbols else c.code for c in cards)
+def format_cards(
+    cards: Iterable[Card], symbols: bool = False, deck: DeckStyle = DeckStyle.CLASSIC
+) -> str:
+    """Cards as typed (``AS TD``), or with ``symbols`` as a person reads them in ``deck``'s
+    style (:meth:`Card.label`: ``A♠ 10♦``, four colours ``A♠️ 10🔷``)."""
+    return " ".join(c.label(deck) if symbols else c.code for c in cards)
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:

@@ -14,24 +14,31 @@ CJK SC, shipped as a subset to the characters the catalogues use
 ``LICENSE-NotoSansCJK.txt``).
 
 Colours: a mid-tone table green with white card faces reads well on both Discord's dark
-and light themes; red suits are red, black suits black.
+and light themes; red suits are red, black suits black, or with the four-colour deck
+(:class:`capsa.cards.DeckStyle`, a person's choice) ♦ blue and ♣ green; every suit's ink
+has at least 4.5:1 contrast against the card (WCAG AA, tests/test_deck.py).
+
+A character neither shipped font has (a name in another script) is drawn from a system
+font when one has it, else replaced (:func:`_face_for`, :func:`_drawable`).
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from capsa.cards import Card, sort_hand
+from capsa.cards import SUITS, Card, DeckStyle, rank_text, sort_hand
 from capsa.coach import Review, review_text
 from capsa.hands import Row, evaluate, foul_positions
 from capsa.i18n import t
 from capsa.match import Standing
-from capsa.names import category_name, position_name, row_name, special_name
+from capsa.names import position_name, row_name, special_name
 from capsa.scoring import PairResult, PlayerResult, RoundResult
 
 __all__ = ["render_hand", "render_showdown", "render_standings"]
@@ -76,7 +83,20 @@ CARD_FACE = (255, 255, 255)
 CARD_EDGE = (120, 120, 120)
 SUIT_RED = (208, 24, 32)
 SUIT_BLACK = (20, 20, 20)
+SUIT_BLUE = (0, 86, 214)
+SUIT_GREEN = (0, 128, 48)
 SUIT_GLYPHS = "♦♣♥♠"  # by Card.suit 0..3
+# the ink of each suit (by Card.suit: ♦ ♣ ♥ ♠) in each deck style; every one has a contrast
+# of at least 4.5:1 (WCAG AA) against CARD_FACE (tests/test_deck.py measures the sprites)
+CLASSIC_INKS = (SUIT_RED, SUIT_BLACK, SUIT_RED, SUIT_BLACK)
+FOUR_COLOUR_INKS = (SUIT_BLUE, SUIT_GREEN, SUIT_RED, SUIT_BLACK)
+
+
+def suit_ink(suit: int, deck: DeckStyle) -> tuple[int, int, int]:
+    """The colour a suit is printed in, in ``deck``'s style."""
+    return (FOUR_COLOUR_INKS if deck.four_colour else CLASSIC_INKS)[suit]
+
+
 MINUS = "\u2212"
 
 SS = 3  # supersampling factor for cached sprites (anti-aliased edges)
@@ -86,12 +106,57 @@ MARGIN = 16
 # --- fonts and text -------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def _font(size: int, bold: bool = True, cjk: bool = False) -> ImageFont.FreeTypeFont:
+# Where a character neither shipped font has (a Thai, Arabic or Korean name; a Chinese name
+# with characters outside the catalogues' subset) is looked for: these font files, when the
+# system has them (Debian: fonts-noto-cjk, fonts-noto-core), in this order. A file that is a
+# collection names the face to take from it. A character no font here draws is replaced,
+# never drawn as an empty box: see :func:`_drawable`.
+SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
+SYSTEM_CJK = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
+SYSTEM_CJK_FACE = "Noto Sans CJK SC"
+# after Noto Sans CJK SC (Chinese, Japanese, Korean): Noto Sans (Latin, Greek, Cyrillic
+# beyond DejaVu's), then one Noto Sans a script, as NotoSans<Script>-<Weight>.ttf. Drawn
+# without shaping (the BASIC layout), so joined scripts (Arabic) come out unjoined.
+SYSTEM_SCRIPTS = (
+    "",
+    "Thai",
+    "Arabic",
+    "Hebrew",
+    "Devanagari",
+    "Bengali",
+    "Tamil",
+    "Telugu",
+    "Kannada",
+    "Malayalam",
+    "Gujarati",
+    "Gurmukhi",
+    "Sinhala",
+    "Khmer",
+    "Lao",
+    "Myanmar",
+    "Georgian",
+    "Armenian",
+    "Ethiopic",
+)
+# instead of a character no font draws: symbols (emoji, mostly) are left out, anything else
+# (a letter of a script no font here has) becomes a question mark
+UNDRAWABLE = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A font file, and the face's index in it (a .ttc collection holds several)."""
+
+    path: Path
+    index: int = 0
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, bold: bool = True, face: Face | None = None) -> ImageFont.FreeTypeFont:
     # BASIC layout: the same pixels with or without libraqm, so golden images are stable.
-    files = CJK_FONT_FILES if cjk else _FONT_FILES
+    face = face or Face(FONT_DIR / _FONT_FILES[bold])
     return ImageFont.truetype(
-        str(FONT_DIR / files[bold]), size, layout_engine=ImageFont.Layout.BASIC
+        str(face.path), size, index=face.index, layout_engine=ImageFont.Layout.BASIC
     )
 
 
@@ -102,26 +167,96 @@ def is_cjk(char: str) -> bool:
 
 
 def font_file(char: str, bold: bool) -> Path:
-    """The font file that draws ``char``."""
+    """The shipped font file that draws ``char`` (its first choice, see :func:`_face_for`)."""
     return FONT_DIR / (CJK_FONT_FILES if is_cjk(char) else _FONT_FILES)[bold]
 
 
+@lru_cache(maxsize=32)
+def _probe(face: Face) -> tuple[ImageFont.FreeTypeFont, tuple[tuple[int, int], bytes]]:
+    """``face`` at a small size for looking glyphs up (apart from :func:`_font`'s cache of
+    the fonts that draw), and its missing-glyph box (U+10FFFF, a noncharacter, is never in
+    a font)."""
+    font = ImageFont.truetype(
+        str(face.path), 12, index=face.index, layout_engine=ImageFont.Layout.BASIC
+    )
+    notdef = font.getmask("\U0010ffff")
+    return font, (notdef.size, bytes(notdef))
+
+
 @lru_cache(maxsize=4096)
-def _runs(text: str) -> tuple[tuple[str, bool], ...]:
-    """``text`` cut into runs of one font: (characters, drawn with the CJK font)."""
-    runs: list[tuple[str, bool]] = []
+def _has_glyph(face: Face, char: str) -> bool:
+    """Whether ``face`` draws ``char``: its drawing differs from the missing-glyph box."""
+    font, notdef = _probe(face)
+    mask = font.getmask(char)
+    return (mask.size, bytes(mask)) != notdef
+
+
+@lru_cache(maxsize=4)
+def _system_faces(bold: bool) -> tuple[Face, ...]:
+    """The system's fallback faces that are installed (:data:`SYSTEM_FONT_DIRS`): Noto Sans
+    CJK SC, then :data:`SYSTEM_SCRIPTS`' Noto Sans fonts, of that weight."""
+    faces: list[Face] = []
+    cjk = SYSTEM_FONT_DIRS[0] / SYSTEM_CJK[bold]
+    if cjk.is_file():
+        for index in range(16):
+            try:
+                name = ImageFont.truetype(str(cjk), 12, index=index).getname()[0]
+            except OSError:
+                break
+            if name == SYSTEM_CJK_FACE:
+                faces.append(Face(cjk, index))
+                break
+    weight = "Bold" if bold else "Regular"
+    for script in SYSTEM_SCRIPTS:
+        for folder in SYSTEM_FONT_DIRS[1:]:
+            path = folder / f"NotoSans{script}-{weight}.ttf"
+            if path.is_file():
+                faces.append(Face(path))
+    return tuple(faces)
+
+
+@lru_cache(maxsize=4096)
+def _face_for(char: str, bold: bool) -> Face | None:
+    """The face that draws ``char``: the shipped one (DejaVu Sans, or the CJK subset for
+    CJK characters), else the first system face that has it; None when no face does."""
+    shipped = Face(font_file(char, bold))
+    if char.isspace() or _has_glyph(shipped, char):
+        return shipped
+    for face in (Face(FONT_DIR / CJK_FONT_FILES[bold]), *_system_faces(bold)):
+        if face != shipped and _has_glyph(face, char):
+            return face
+    return None
+
+
+def _drawable(char: str, bold: bool) -> str:
+    """``char``, or what is drawn instead when no face has it (:data:`UNDRAWABLE`)."""
+    if _face_for(char, bold) is not None:
+        return char
+    category = unicodedata.category(char)
+    if category[0] in "SMC" or category == "Zs":  # emoji, their joiners and selectors
+        return ""
+    return UNDRAWABLE
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str, bold: bool) -> tuple[tuple[str, Face], ...]:
+    """``text`` cut into runs of one face, characters no face draws replaced."""
+    runs: list[tuple[str, Face]] = []
     for char in text:
-        cjk = is_cjk(char)
-        if runs and runs[-1][1] == cjk:
-            runs[-1] = (runs[-1][0] + char, cjk)
+        char = _drawable(char, bold)
+        if not char:
+            continue
+        face = _face_for(char, bold) or Face(FONT_DIR / _FONT_FILES[bold])
+        if runs and runs[-1][1] == face:
+            runs[-1] = (runs[-1][0] + char, face)
         else:
-            runs.append((char, cjk))
+            runs.append((char, face))
     return tuple(runs)
 
 
 @lru_cache(maxsize=4096)
 def _text_width(text: str, size: int, bold: bool) -> float:
-    return sum(_font(size, bold, cjk).getlength(run) for run, cjk in _runs(text))
+    return sum(_font(size, bold, face).getlength(run) for run, face in _runs(text, bold))
 
 
 def _text(
@@ -138,10 +273,10 @@ def _text(
     Text in one font is one ``draw.text`` call. Text that mixes scripts ("头道: A 高") is
     drawn run by run on one baseline, placed by DejaVu's metrics as the anchor asks.
     """
-    runs = _runs(text)
+    runs = _runs(text, bold)
     if len(runs) <= 1:
-        cjk = bool(runs) and runs[0][1]
-        draw.text(xy, text, font=_font(size, bold, cjk), fill=fill, anchor=anchor)
+        run, face = runs[0] if runs else ("", None)
+        draw.text(xy, run, font=_font(size, bold, face), fill=fill, anchor=anchor)
         return
     x, y = xy
     horizontal, vertical = anchor[0], anchor[1]
@@ -150,12 +285,12 @@ def _text(
     latin = _font(size, bold)
     ascent, descent = latin.getmetrics()
     if vertical in "tb":
-        boxes = [_font(size, bold, cjk).getbbox(run, anchor="ls") for run, cjk in runs]
+        boxes = [_font(size, bold, face).getbbox(run, anchor="ls") for run, face in runs]
         baseline = y - min(b[1] for b in boxes) if vertical == "t" else y - max(b[3] for b in boxes)
     else:
         baseline = y + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[vertical]
-    for run, cjk in runs:
-        font = _font(size, bold, cjk)
+    for run, face in runs:
+        font = _font(size, bold, face)
         draw.text((x, baseline), run, font=font, fill=fill, anchor="ls")
         x += font.getlength(run)
 
@@ -220,12 +355,15 @@ def _jpeg(image: Image.Image) -> bytes:
 
 # (width, height, widest corner index) for the two card sizes
 CARD_L = (80, 112, 34)
-CARD_S = (60, 84, 23)
 
 
-@lru_cache(maxsize=512)
-def _card_sprite(rank: int, suit: int, size: tuple[int, int, int], dim: bool) -> Image.Image:
-    """One card face, RGBA, drawn at SS x and scaled down once."""
+@lru_cache(maxsize=1024)
+def _card_sprite(
+    rank: int, suit: int, size: tuple[int, int, int], dim: bool, deck: DeckStyle
+) -> Image.Image:
+    """One card face, RGBA, drawn at SS x and scaled down once: the corner index (rank,
+    and under it the pip, and under that the suit's letter when ``deck`` has letters) in
+    the part a fanned row leaves visible, a big pip in the free lower right part."""
     w, h, index_w = size
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -233,13 +371,12 @@ def _card_sprite(rank: int, suit: int, size: tuple[int, int, int], dim: bool) ->
     draw.rounded_rectangle(
         (0, 0, w * SS - 1, h * SS - 1), radius, fill=CARD_FACE, outline=CARD_EDGE, width=2 * SS
     )
-    colour = SUIT_RED if suit in (0, 2) else SUIT_BLACK
+    colour = suit_ink(suit, deck)
     glyph = SUIT_GLYPHS[suit]
-    rank_text = "10" if rank == 10 else Card(rank, suit).code[0]
     # corner index: rank, and a small pip under it, centred on one column
     pad = round(w * 0.06 * SS)
     rank_size = round(h * (0.26 if w >= 80 else 0.29) * SS)
-    rank_img = _glyph_image(rank_text, rank_size, colour, -round(rank_size * 0.08))
+    rank_img = _glyph_image(rank_text(rank), rank_size, colour, -round(rank_size * 0.08))
     max_w = index_w * SS
     if rank_img.width > max_w:  # "10" on the small card: squeeze it horizontally
         rank_img = rank_img.resize((max_w, rank_img.height), Image.Resampling.LANCZOS)
@@ -250,15 +387,59 @@ def _card_sprite(rank: int, suit: int, size: tuple[int, int, int], dim: bool) ->
     pip_size = round(h * 0.2 * SS)
     pip_top = top + rank_img.height + round(h * 0.03 * SS)
     _text(draw, (column, pip_top), glyph, pip_size, fill=colour, anchor="mt")
+    big_pip = (round(w * 0.62 * SS), round(h * 0.64 * SS), round(h * 0.46 * SS))
+    if deck.letters:
+        letter_top = pip_top + pip_size + round(h * 0.02 * SS)
+        letter_size = round(h * 0.17 * SS)
+        _text(draw, (column, letter_top), SUITS[suit], letter_size, fill=colour, anchor="mt")
+        big_pip = (round(w * 0.68 * SS), round(h * 0.7 * SS), round(h * 0.36 * SS))
     # a big pip in the free lower right part (seen on the last card of a row)
-    _text(
-        draw,
-        (round(w * 0.62 * SS), round(h * 0.64 * SS)),
-        glyph,
-        round(h * 0.46 * SS),
-        fill=colour,
-        anchor="mm",
+    x, y, pip = big_pip
+    _text(draw, (x, y), glyph, pip, fill=colour, anchor="mm")
+    return _finish_sprite(big, w, h, dim)
+
+
+# (width, height) of the showdown's cards: side by side, not fanned, only the index drawn,
+# as large as the card allows, so that a phone showing the picture small still reads them
+CARD_INDEX = (46, 66)
+INDEX_RANK = 0.48  # the rank's font size on such a card, as a fraction of its height
+
+
+@lru_cache(maxsize=512)
+def _index_card_sprite(rank: int, suit: int, dim: bool, deck: DeckStyle) -> Image.Image:
+    """A small card that is all index: the rank on top, the pip under it (with the suit's
+    letter beside it when ``deck`` has letters), both centred."""
+    w, h = CARD_INDEX
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1),
+        round(w * 0.12 * SS),
+        fill=CARD_FACE,
+        outline=CARD_EDGE,
+        width=2 * SS,
     )
+    colour = suit_ink(suit, deck)
+    rank_size = round(h * INDEX_RANK * SS)
+    rank_img = _glyph_image(rank_text(rank), rank_size, colour, -round(rank_size * 0.1))
+    max_w = round(w * 0.86 * SS)
+    if rank_img.width > max_w:  # "10": squeeze it horizontally
+        rank_img = rank_img.resize((max_w, rank_img.height), Image.Resampling.LANCZOS)
+    big.alpha_composite(rank_img, ((w * SS - rank_img.width) // 2, round(h * 0.08 * SS)))
+    pip = SUIT_GLYPHS[suit]
+    pip_size = round(h * 0.4 * SS)
+    centre = (w * SS // 2, round(h * 0.72 * SS))
+    if deck.letters:
+        letter_size = round(h * 0.3 * SS)
+        _text(draw, (w * SS * 0.32, centre[1]), pip, pip_size, fill=colour, anchor="mm")
+        _text(draw, (w * SS * 0.74, centre[1]), SUITS[suit], letter_size, fill=colour, anchor="mm")
+    else:
+        _text(draw, centre, pip, pip_size, fill=colour, anchor="mm")
+    return _finish_sprite(big, w, h, dim)
+
+
+def _finish_sprite(big: Image.Image, w: int, h: int, dim: bool) -> Image.Image:
+    """A sprite drawn at SS x, scaled down to ``w`` x ``h``; greyed when ``dim``."""
     sprite = big.resize((w, h), Image.Resampling.LANCZOS)
     if dim:
         grey = Image.new("RGBA", (w, h), (150, 150, 150, 255))
@@ -334,10 +515,10 @@ CHIP = 18
 
 
 @lru_cache(maxsize=64)
-def _chip_sprite(label: str, state: str) -> Image.Image:
-    """A round badge with a player number: ``won`` (gold), ``lost`` (red ring), ``push``,
-    ``player`` (white, for names)."""
-    d = CHIP * SS
+def _chip_sprite(label: str, state: str, size: int = CHIP) -> Image.Image:
+    """A round badge with a player number, ``size`` pixels across: ``won`` (gold),
+    ``lost`` (red ring), ``push``, ``player`` (white, for names)."""
+    d = size * SS
     big = Image.new("RGBA", (d, d), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
     box = (SS, SS, d - SS - 1, d - SS - 1)
@@ -353,8 +534,8 @@ def _chip_sprite(label: str, state: str) -> Image.Image:
     else:
         draw.ellipse(box, fill=PANEL_EDGE, outline=GREY, width=2 * SS)
         ink = GREY
-    _text(draw, (d / 2, d / 2 + SS * 0.5), label, round(12 * SS), fill=ink, anchor="mm")
-    return big.resize((CHIP, CHIP), Image.Resampling.LANCZOS)
+    _text(draw, (d / 2, d / 2 + SS * 0.5), label, round(size * 2 / 3 * SS), fill=ink, anchor="mm")
+    return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=16)
@@ -380,12 +561,15 @@ def _draw_cards(
     y: float,
     size: tuple[int, int, int],
     step: float,
+    deck: DeckStyle,
     dim: bool = False,
 ) -> None:
     """Cards left to right, each overlapping the one before by ``width - step``."""
     for i, card in enumerate(cards):
         sprite = (
-            _slot_sprite(size) if card is None else _card_sprite(card.rank, card.suit, size, dim)
+            _slot_sprite(size)
+            if card is None
+            else _card_sprite(card.rank, card.suit, size, dim, deck)
         )
         _paste(canvas, sprite, x + i * step, y)
 
@@ -418,6 +602,7 @@ def render_hand(
     cards: Sequence[Card],
     rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]] | None = None,
     lang: str = "en",
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> bytes:
     """The player's hand as JPEG bytes (``hand.jpg``).
 
@@ -425,20 +610,21 @@ def render_hand(
     middle, front, as in :class:`capsa.scoring.Seat`): the three rows stacked, front on
     top, each with its position and hand name, and a foul warning when the order is
     broken. Rows still being built may be short (empty places are drawn), and cards of
-    ``cards`` not in any row are shown underneath as not placed yet.
+    ``cards`` not in any row are shown underneath as not placed yet. ``deck``: the
+    person's deck style (colours, letters).
     """
     if rows is None:
-        return _jpeg(_hand_strip(cards))
-    return _jpeg(_hand_rows(cards, rows, lang))
+        return _jpeg(_hand_strip(cards, deck))
+    return _jpeg(_hand_rows(cards, rows, lang, deck))
 
 
-def _hand_strip(cards: Sequence[Card]) -> Image.Image:
+def _hand_strip(cards: Sequence[Card], deck: DeckStyle) -> Image.Image:
     w, h, _ = CARD_L
     ordered = sort_hand(cards)
     n = max(len(ordered), 1)
     width = max(2 * MARGIN + (n - 1) * HAND_STEP + w, 240)
     canvas = Image.new("RGB", (width, 2 * MARGIN + h), BG)
-    _draw_cards(canvas, ordered, MARGIN, MARGIN, CARD_L, HAND_STEP)
+    _draw_cards(canvas, ordered, MARGIN, MARGIN, CARD_L, HAND_STEP, deck)
     return canvas
 
 
@@ -446,6 +632,7 @@ def _hand_rows(
     cards: Sequence[Card],
     rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]],
     lang: str,
+    deck: DeckStyle,
 ) -> Image.Image:
     cw, ch, _ = CARD_L
     width = 640
@@ -497,7 +684,8 @@ def _hand_rows(
         )
         shown += [None] * (size - len(shown))
         row_w = (size - 1) * ROW_STEP + cw
-        _draw_cards(canvas, shown, MARGIN + pad + (cards_w - row_w) / 2, y + pad, CARD_L, ROW_STEP)
+        cards_x = MARGIN + pad + (cards_w - row_w) / 2
+        _draw_cards(canvas, shown, cards_x, y + pad, CARD_L, ROW_STEP, deck)
         _text(draw, (text_x, y + pad + 14), position_name(position, lang), 24, fill=TEXT)
         if position in evaluated:
             colour = LOSS if position in bad else TEXT_DIM
@@ -519,96 +707,101 @@ def _hand_rows(
         step: float = HAND_STEP
         if len(unplaced) > 1:
             step = min(HAND_STEP, (avail - cw) / (len(unplaced) - 1))
-        _draw_cards(canvas, unplaced, MARGIN, y, CARD_L, step)
+        _draw_cards(canvas, unplaced, MARGIN, y, CARD_L, step, deck)
     return canvas
 
 
 # --- the showdown ---------------------------------------------------------------------------
 
-SD_STEP = 29
-SD_PAD = 6
-SD_CARDS_W = 4 * SD_STEP + CARD_S[0]
-SD_COL = SD_CARDS_W + 2 * SD_PAD
-SD_GAP = 10
+# The showdown is drawn for the size Discord shows it: an embed's picture is fitted into
+# 400 x 300 on a desktop and into the embed's width on a phone (about 292 px of a 400 px
+# screen). So the players sit two to a row (a 3- or 4-player table is a 2 x 2 grid, close
+# to square, which both fits best), each in a panel of its three rows, and the cards are
+# all index (CARD_INDEX) side by side. What the picture leaves out, each row's hand name
+# and the points between each pair, the showdown's embed text says.
+SD_PAD = 8
+SD_CARD_GAP = 3
+SD_CARDS_W = 5 * CARD_INDEX[0] + 4 * SD_CARD_GAP
+SD_CHIP = 21  # three chips beside a row of CARD_INDEX cards
+SD_PANEL_W = SD_PAD + SD_CARDS_W + 6 + SD_CHIP + SD_PAD
+SD_HEAD_H = 40
+SD_ROW_GAP = 5
+SD_ROWS_H = 3 * CARD_INDEX[1] + 2 * SD_ROW_GAP
+SD_STRIP_H = 28
+SD_GAP = 12
+SD_TITLE_H = 40
+SD_LEGEND_H = 30
+# what the embed is fitted into on a desktop, and a phone's embed width (discord-look's)
+DESKTOP_BOX = (400, 300)
+PHONE_WIDTH = 292
 
 
-def render_showdown(result: RoundResult, lang: str = "en", title: str | None = None) -> bytes:
-    """Every player's rows in a column (front on top) with name, row results and points.
+def shown_scale(size: tuple[int, int], phone: bool) -> float:
+    """How much Discord shrinks a picture of ``size`` in an embed: fitted into
+    :data:`DESKTOP_BOX`, and on a phone into :data:`PHONE_WIDTH` too; never enlarged."""
+    width, height = size
+    box_w, box_h = DESKTOP_BOX
+    if phone:
+        box_w = min(box_w, PHONE_WIDTH)
+    return min(1.0, box_w / width, box_h / height)
 
-    Under each row, one chip per opponent (numbered like the players): gold when that row
+
+def showdown_grid(players: int) -> tuple[int, int]:
+    """(columns, rows) of the showdown's panels: two to a row."""
+    columns = min(players, 2)
+    return columns, -(-players // columns)
+
+
+def render_showdown(
+    result: RoundResult,
+    lang: str = "en",
+    title: str | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
+) -> bytes:
+    """Every player in a panel, two panels to a row: number, name and round score on top,
+    then the rows (front on top).
+
+    Beside each row, one chip per opponent (numbered like the players): gold when that row
     beat the opponent, a red ring when it lost, grey for a push or when rows were not
     compared (special, surrender, two fouled hands). A row that beat every opponent is
     outlined in gold. Fouled hands are greyed out under a red band; a declared special is
-    named in a gold band. At the bottom of each column: the round score, then the points
-    against each opponent (with the multiplier when a sweep doubled them).
+    named in a gold band, a surrender in a grey one; a table sweep and the room fee are
+    named under the rows.
     """
     players = result.players
-    n = len(players)
-    width = 2 * MARGIN + n * SD_COL + (n - 1) * SD_GAP
-    cw, ch, _ = CARD_S
-    title_h = 44
-    name_h = 32
-    status_h = 26
-    row_h = SD_PAD + ch + 4 + CHIP + SD_PAD
-    row_gap = 6
-    rows_h = 3 * row_h + 2 * row_gap
-    score_h = 44
-    line_h = 22
-    legend_h = 30
-    has_fee = any(p.fee for p in players)
+    columns, grid_rows = showdown_grid(len(players))
+    has_strip = result.table_sweeper is not None or any(p.fee for p in players)
+    panel_h = SD_HEAD_H + SD_ROWS_H + SD_PAD + (SD_STRIP_H if has_strip else 0)
+    width = 2 * MARGIN + columns * SD_PANEL_W + (columns - 1) * SD_GAP
     height = (
-        MARGIN
-        + title_h
-        + name_h
-        + status_h
-        + rows_h
-        + 8
-        + score_h
-        + (18 if has_fee else 0)
-        + (n - 1) * line_h
-        + legend_h
-        + MARGIN
+        MARGIN + SD_TITLE_H + grid_rows * panel_h + (grid_rows - 1) * SD_GAP + SD_LEGEND_H + MARGIN
     )
-    canvas, draw = _titled_canvas(width, height, title_h, title or t("render.showdown", lang))
+    canvas, draw = _titled_canvas(width, height, SD_TITLE_H, title or t("render.showdown", lang))
     pair_of = {}
     for pair in result.pairs:
         i, j = pair.players
         pair_of[i, j] = pair_of[j, i] = pair
-    top = MARGIN + title_h
     for p, player in enumerate(players):
-        x: float = MARGIN + p * (SD_COL + SD_GAP)
-        _showdown_column(
-            canvas,
-            draw,
-            result,
-            pair_of,
-            p,
-            player,
-            x,
-            top,
-            lang,
-            (name_h, status_h, row_h, row_gap, score_h, line_h, has_fee),
-        )
+        x = MARGIN + (p % columns) * (SD_PANEL_W + SD_GAP)
+        y = MARGIN + SD_TITLE_H + (p // columns) * (panel_h + SD_GAP)
+        _showdown_panel(canvas, draw, _Panel(result, pair_of, p, player, x, y, panel_h, lang, deck))
     # legend
-    y = height - MARGIN - legend_h + 8
-    x = MARGIN
-    _paste(canvas, _chip_sprite("2", "won"), x, y)
-    x += CHIP + 6
-    won = t("render.row_won", lang) + " 2"
-    _text(draw, (x, y + CHIP / 2), won, 14, False, fill=TEXT_DIM, anchor="lm")
-    x += _text_width(won, 14, False) + 18
-    _paste(canvas, _chip_sprite("2", "lost"), x, y)
-    x += CHIP + 6
-    _text(
-        draw,
-        (x, y + CHIP / 2),
-        t("render.row_lost", lang),
-        14,
-        False,
-        fill=TEXT_DIM,
-        anchor="lm",
-    )
+    _showdown_legend(canvas, draw, height - MARGIN - SD_LEGEND_H + 6, lang)
     return _jpeg(canvas)
+
+
+def _showdown_legend(canvas: Image.Image, draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:
+    """What the chips say: gold, that row won against that player; a red ring, lost."""
+    x: float = MARGIN
+    _paste(canvas, _chip_sprite("2", "won", SD_CHIP), x, y)
+    x += SD_CHIP + 6
+    won = t("render.row_won", lang) + " 2"
+    _text(draw, (x, y + SD_CHIP / 2), won, 17, False, fill=TEXT_DIM, anchor="lm")
+    x += _text_width(won, 17, False) + 18
+    _paste(canvas, _chip_sprite("2", "lost", SD_CHIP), x, y)
+    x += SD_CHIP + 6
+    lost = t("render.row_lost", lang)
+    _text(draw, (x, y + SD_CHIP / 2), lost, 17, False, fill=TEXT_DIM, anchor="lm")
 
 
 def _row_chip_state(pair: PairResult | None, position: str, me: int) -> str:
@@ -622,86 +815,71 @@ def _row_chip_state(pair: PairResult | None, position: str, me: int) -> str:
     return "push"
 
 
-def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, top, lang, dims):
-    name_h, status_h, row_h, row_gap, score_h, line_h, has_fee = dims
-    n = len(result.players)
-    cw, ch, _ = CARD_S
-    opponents = [q for q in range(n) if q != p]
-    right = x + SD_COL
-    # name: a numbered badge, then the name
-    y = top
-    _paste(canvas, _chip_sprite(str(p + 1), "player"), x + 2, y + (name_h - CHIP) / 2)
-    name = _fit(player.name, 19, True, SD_COL - CHIP - 8)
-    _text(draw, (x + CHIP + 8, y + name_h / 2), name, 19, fill=TEXT, anchor="lm")
-    y += name_h
-    # status line
-    status, colour = "", TEXT_DIM
-    if player.surrendered:
-        status, colour = t("word.surrender", lang), GREY
-    elif player.special:
-        status, colour = special_name(player.special, lang), GOLD
-    elif player.fouled:
-        status, colour = t("word.foul", lang), LOSS
-    elif result.table_sweeper == p:
-        status, colour = t("word.table_sweep", lang), GOLD
-    if status:
-        _text(
-            draw,
-            (x + 2, y + status_h / 2),
-            _fit(status, 16, True, SD_COL - 4),
-            16,
-            fill=colour,
-            anchor="lm",
-        )
-    y += status_h
-    rows_top = y
+@dataclass(frozen=True)
+class _Panel:
+    """One player's panel of the showdown: what it shows and where."""
+
+    result: RoundResult
+    pair_of: dict[tuple[int, int], PairResult]
+    seat: int
+    player: PlayerResult
+    x: int
+    y: int
+    height: int
+    lang: str
+    deck: DeckStyle
+
+
+def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Panel) -> None:
+    result, p, player, lang = panel.result, panel.seat, panel.player, panel.lang
+    x, y = panel.x, panel.y
+    right = x + SD_PANEL_W
+    cw, ch = CARD_INDEX
+    opponents = [q for q in range(len(result.players)) if q != p]
+    draw.rounded_rectangle(
+        (x, y, right - 1, y + panel.height - 1), 10, fill=PANEL, outline=PANEL_EDGE
+    )
+    # header: a numbered badge, the name, the round score
+    mid = y + SD_HEAD_H / 2
+    badge = SD_CHIP + 3
+    _paste(canvas, _chip_sprite(str(p + 1), "player", badge), x + SD_PAD, mid - badge / 2)
+    total = _signed(player.total)
+    score_colour = GOLD if player.total > 0 else LOSS if player.total < 0 else TEXT
+    _text(draw, (right - SD_PAD, mid), total, 28, fill=score_colour, anchor="rm")
+    name_x = x + SD_PAD + badge + 8
+    name_w = right - SD_PAD - _text_width(total, 28, True) - 10 - name_x
+    _text(draw, (name_x, mid), _fit(player.name, 22, True, name_w), 22, fill=TEXT, anchor="lm")
+    # the rows, front on top, each with its chips against every opponent beside it
+    rows_top = y + SD_HEAD_H
     row_by_position = dict(zip(("back", "middle", "front"), player.rows or (), strict=False))
     dim = player.fouled or player.surrendered
+    row_y = rows_top
     for position in ("front", "middle", "back"):
-        states = [_row_chip_state(pair_of.get((p, q)), position, p) for q in opponents]
-        swept_all = bool(states) and all(s == "won" for s in states)
-        draw.rounded_rectangle(
-            (x, y, right - 1, y + row_h - 1),
-            8,
-            fill=PANEL,
-            outline=GOLD if swept_all else PANEL_EDGE,
-            width=3 if swept_all else 1,
-        )
-        row = row_by_position.get(position)
+        states = [_row_chip_state(panel.pair_of.get((p, q)), position, p) for q in opponents]
         size = ROW_SIZES[position]
-        row_w = (size - 1) * SD_STEP + cw
+        row_w = size * cw + (size - 1) * SD_CARD_GAP
         cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
-        if row is not None:
-            _draw_cards(canvas, row.cards, cx, y + SD_PAD, CARD_S, SD_STEP, dim)
-        else:
-            for k in range(size):
-                _paste(canvas, _back_sprite(CARD_S), cx + k * SD_STEP, y + SD_PAD)
-        line_y = y + SD_PAD + ch + 4
-        chips_w = len(opponents) * (CHIP + 2)
+        if states and all(s == "won" for s in states):
+            draw.rounded_rectangle(
+                (cx - 4, row_y - 3, cx + row_w + 3, row_y + ch + 2), 8, outline=GOLD, width=3
+            )
+        row = row_by_position.get(position)
+        for k in range(size):
+            sprite = (
+                _index_card_sprite(row.cards[k].rank, row.cards[k].suit, dim, panel.deck)
+                if row is not None
+                else _back_sprite((cw, ch, 0))
+            )
+            _paste(canvas, sprite, cx + k * (cw + SD_CARD_GAP), row_y)
+        step = (ch - SD_CHIP) / 2 if len(opponents) == 3 else SD_CHIP + 3
+        chips_h = (len(opponents) - 1) * step + SD_CHIP
         for k, (q, state) in enumerate(zip(opponents, states, strict=True)):
-            _paste(
-                canvas,
-                _chip_sprite(str(q + 1), state),
-                right - SD_PAD - chips_w + k * (CHIP + 2),
-                line_y,
-            )
-        if row is not None:
-            name_w = SD_COL - 2 * SD_PAD - chips_w - 4
-            label = row_name(row, lang)
-            if _text_width(label, 13, False) > name_w:
-                label = _fit(category_name(row.category, lang), 13, False, name_w)
-            _text(
-                draw,
-                (x + SD_PAD, line_y + CHIP / 2),
-                label,
-                13,
-                False,
-                fill=TEXT_DIM,
-                anchor="lm",
-            )
-        y += row_h + row_gap
-    rows_bottom = y - row_gap
-    # bands across the rows: fouled (red) or the declared special (gold)
+            chip_y = row_y + (ch - chips_h) / 2 + k * step
+            chip = _chip_sprite(str(q + 1), state, SD_CHIP)
+            _paste(canvas, chip, right - SD_PAD - SD_CHIP, chip_y)
+        row_y += ch + SD_ROW_GAP
+    rows_bottom = row_y - SD_ROW_GAP
+    # bands across the rows: surrendered (grey), fouled (red) or the declared special (gold)
     band = None
     if player.surrendered:
         band = (t("word.surrender", lang), (90, 100, 96), TEXT)
@@ -711,50 +889,31 @@ def _showdown_column(canvas, draw, result, pair_of, p, player: PlayerResult, x, 
         band = (special_name(player.special, lang), GOLD, (40, 30, 0))
     if band is not None:
         label, fill, ink = band
-        mid = (rows_top + rows_bottom) / 2
-        draw.rectangle((x - 2, mid - 17, right + 1, mid + 17), fill=fill)
-        _text(
-            draw,
-            (x + SD_COL / 2, mid),
-            _fit(label, 20, True, SD_COL - 8),
-            20,
-            fill=ink,
-            anchor="mm",
-        )
+        band_mid = (rows_top + rows_bottom) / 2
+        draw.rectangle((x, band_mid - 19, right - 1, band_mid + 19), fill=fill)
+        text = _fit(label, 24, True, SD_PANEL_W - 12)
+        _text(draw, (x + SD_PANEL_W / 2, band_mid), text, 24, fill=ink, anchor="mm")
     if player.special:
         draw.rounded_rectangle(
-            (x - 2, rows_top - 2, right + 1, rows_bottom + 1), 9, outline=GOLD, width=3
+            (x, rows_top - 4, right - 1, rows_bottom + 3), 9, outline=GOLD, width=3
         )
-    # round score
-    y = rows_bottom + 8
-    total = player.total
-    colour = GOLD if total > 0 else LOSS if total < 0 else TEXT
-    _text(draw, (x + SD_COL / 2, y + score_h / 2), _signed(total), 32, fill=colour, anchor="mm")
-    y += score_h
-    if has_fee:
-        if player.fee:
-            fee = t("render.fee", lang, fee=_signed(-player.fee))
-            _text(draw, (x + SD_COL / 2, y + 8), fee, 13, False, fill=TEXT_DIM, anchor="mm")
-        y += 18
-    # points against each opponent
-    for q in opponents:
-        pair = pair_of.get((p, q))
-        points = pair.points_for(p) if pair else 0
-        _paste(canvas, _chip_sprite(str(q + 1), "player"), x + 30, y + (line_h - CHIP) / 2)
-        text = _signed(points)
-        if pair is not None and pair.multiplier > 1:
-            text += f"  ×{pair.multiplier}"
-        if pair is not None and pair.special:
-            text += "  ★"
-        ink = GOLD if points > 0 else LOSS if points < 0 else TEXT_DIM
-        _text(draw, (x + 30 + CHIP + 10, y + line_h / 2), text, 15, fill=ink, anchor="lm")
-        y += line_h
+    # under the rows: the table sweep and the room fee
+    notes = []
+    if result.table_sweeper == p:
+        notes.append(t("word.table_sweep", lang))
+    if player.fee:
+        notes.append(t("render.fee", lang, fee=_signed(-player.fee)))
+    if notes:
+        strip_mid = rows_bottom + SD_PAD + SD_STRIP_H / 2
+        colour = GOLD if result.table_sweeper == p else TEXT_DIM
+        text = _fit(" · ".join(notes), 18, True, SD_PANEL_W - 2 * SD_PAD)
+        _text(draw, (x + SD_PAD, strip_mid), text, 18, fill=colour, anchor="lm")
 
 
 # --- the coach's review -----------------------------------------------------------------
 
 
-def render_review(review: Review, lang: str = "en") -> bytes:
+def render_review(review: Review, lang: str = "en", deck: DeckStyle = DeckStyle.CLASSIC) -> bytes:
     """The coach's review as JPEG bytes (``review.jpg``): the person's setting and the best
     setting side by side, each under its title and value (capsa.coach.review_text), a
     declared special or a surrender named under its rows."""
@@ -766,7 +925,9 @@ def render_review(review: Review, lang: str = "en") -> bytes:
     pictures = []
     for title, rows, declared, surrendered in panels:
         body = (
-            _hand_rows(review.cards, rows, lang) if rows is not None else _hand_strip(review.cards)
+            _hand_rows(review.cards, rows, lang, deck)
+            if rows is not None
+            else _hand_strip(review.cards, deck)
         )
         label = None
         if surrendered:

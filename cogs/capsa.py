@@ -17,7 +17,8 @@ from discord.ext import commands
 
 from capsa import settings
 from capsa.rules_text import TOPICS
-from cogs import board, history
+from capsa.settings import AUTO_LANGUAGE
+from cogs import board, history, preferences
 from cogs.coach import Coach
 from cogs.components import CAPSA_COG
 from cogs.flow import TableFlow
@@ -26,6 +27,7 @@ from cogs.items import DYNAMIC_ITEMS, answer_stale
 from cogs.lobby import Lobby
 from cogs.rounds import Rounds
 from cogs.scheduler import Scheduler
+from cogs.screens.preferences import DECK_KEYS, HANDS_KEYS
 from cogs.server_settings import (
     OPTION_SET_CHOICES,
     OPTIONS_OPTION,
@@ -47,6 +49,13 @@ if TYPE_CHECKING:
 PRESET_CHOICES = setting_choices(settings.PRESET)
 LEVEL_CHOICES = setting_choices(settings.BOT_LEVEL)
 ROUND_CHOICES = setting_choices(settings.ROUNDS)
+# /capsa me: "auto" is the person's own Discord language
+ME_LANGUAGE_CHOICES = [
+    Choice(name=tr("choice.me_lang_auto" if v == AUTO_LANGUAGE else f"choice.{v}"), value=v)
+    for v in settings.LANGUAGE.choices
+]
+DECK_CHOICES = [Choice(name=tr(key), value=deck.value) for deck, key in DECK_KEYS.items()]
+HANDS_CHOICES = [Choice(name=tr(key), value=place.value) for place, key in HANDS_KEYS.items()]
 Seats = Range[int, *settings.SEATS.bounds]
 Countdown = Range[int, *settings.COUNTDOWN.bounds]
 MatchNumber = Range[int, 1, 2**53 - 1]  # Discord's integer options end at 2**53
@@ -187,6 +196,24 @@ class Capsa(
     @with_server_settings
     async def settings(self, interaction: CapsaInteraction, **chosen: object) -> None:
         await show_settings(interaction, self.tables.services.repo, chosen)
+
+    @app_commands.command(name=tr("cmd.me"), description=tr("cmd.me.desc"))
+    @app_commands.rename(language=tr("opt.language"), deck=tr("opt.deck"), hands=tr("opt.hands"))
+    @app_commands.describe(
+        language=tr("opt.me_language.desc"), deck=tr("opt.deck.desc"), hands=tr("opt.hands.desc")
+    )
+    @app_commands.choices(language=ME_LANGUAGE_CHOICES, deck=DECK_CHOICES, hands=HANDS_CHOICES)
+    async def me(
+        self,
+        interaction: CapsaInteraction,
+        language: str | None = None,
+        deck: str | None = None,
+        hands: str | None = None,
+    ) -> None:
+        services = self.tables.services
+        await preferences.show_preferences(
+            interaction, services.repo, services.workers, language, deck, hands
+        )
 
 
 async def setup(bot: CapsaBot) -> None:

@@ -20,6 +20,7 @@ from capsa.coach import Origin, Review, review_job
 from capsa.render import render_review
 from cogs.components import Refusal, RefusalCode, ReviewClick
 from cogs.delivery import attempt
+from cogs.preferences import deck_for
 from cogs.replies import language_for
 from cogs.screens.review import review_offer, review_screen
 from cogs.table_base import TableServices, preset_of, rows_of
@@ -160,8 +161,11 @@ class Coach:
             raise Refusal(RefusalCode.NOT_PLAYED)
         lang = await language_for(self.repo, match, interaction=interaction)
         review = await self.review(match, rnd, hand, asked=True)
+        deck = await deck_for(self.repo, interaction.user.id)
         try:
-            picture = await self.services.workers.run(Priority.CLICK, render_review, review, lang)
+            picture = await self.services.workers.run(
+                Priority.CLICK, render_review, review, lang, deck
+            )
         except Exception:
             log.exception("could not draw a review")
             picture = None

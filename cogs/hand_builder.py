@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from capsa.builder import Draft
-from capsa.cards import CapsaError, Card, parse_cards
+from capsa.cards import CapsaError, Card, DeckStyle, parse_cards
 from capsa.presets import Preset
 from capsa.render import render_hand
 from capsa.specials import available, find_setting
@@ -34,6 +34,7 @@ from cogs.components import (
 )
 from cogs.delivery import attempt
 from cogs.parts import RoundsPart
+from cogs.preferences import deck_for
 from cogs.replies import language_for, own_language
 from cogs.screens import builder as screens
 from cogs.table_base import TableServices, preset_of, rows_of
@@ -82,11 +83,13 @@ class BuilderDisplay:
         note: str | None = None,
         priority: Priority = Priority.CLICK,
     ) -> screens.Screen:
-        """The builder's screen (one redraw of the picture a call)."""
+        """The builder's screen (one redraw of the picture a call), in the person's deck."""
         special = await self.special_for(match, rnd, seat, priority)
         if note is None and special is not None:  # the choice is theirs: say so
             note = screens.special_held_note(special, preset_of(match).specials[special], lang)
-        picture = await self._draw_hand(draft, lang, priority)
+        holder = next((s.user_id for s in match.seats if s.seat == seat), None)
+        deck = await deck_for(self.services.repo, holder)
+        picture = await self._draw_hand(draft, lang, deck, priority)
         return screens.builder_screen(
             match,
             rnd,
@@ -97,12 +100,17 @@ class BuilderDisplay:
             surrender=preset_of(match).surrender,
             note=note,
             picture=picture,
+            deck=deck,
         )
 
-    async def _draw_hand(self, draft: Draft, lang: str, priority: Priority) -> bytes | None:
+    async def _draw_hand(
+        self, draft: Draft, lang: str, deck: DeckStyle, priority: Priority
+    ) -> bytes | None:
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
-            return await self.services.workers.run(priority, render_hand, draft.hand, rows, lang)
+            return await self.services.workers.run(
+                priority, render_hand, draft.hand, rows, lang, deck
+            )
         except Exception:
             log.exception("could not draw a hand")
             return None

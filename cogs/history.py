@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from capsa.cards import CapsaError
+from capsa.cards import CapsaError, DeckStyle
 from capsa.render import render_showdown
 from capsa.scoring import RoundResult
 from cogs.board import page_bounds
@@ -31,6 +31,7 @@ from cogs.components import (
     ReplayClick,
     fits_id,
 )
+from cogs.preferences import deck_for
 from cogs.replies import user_lang
 from cogs.screens import history as screens
 from cogs.screens.history import ReplayRound
@@ -152,16 +153,19 @@ async def show_replay(
     picture = None
     if frame.result is not None:
         title = showdown_title(frame.number, last, lang)
-        picture = await _draw(services, frame.result, lang, title)
+        deck = await deck_for(repo, interaction.user.id)
+        picture = await _draw(services, frame.result, lang, title, deck)
     screen = screens.replay_screen(match, frame, last, lang, picture)
     await interaction.edit_original_response(**screen.edit_kwargs())
 
 
 async def _draw(
-    services: TableServices, result: RoundResult, lang: str, title: str | None
+    services: TableServices, result: RoundResult, lang: str, title: str | None, deck: DeckStyle
 ) -> bytes | None:
     try:
-        return await services.workers.run(Priority.CLICK, render_showdown, result, lang, title)
+        return await services.workers.run(
+            Priority.CLICK, render_showdown, result, lang, title, deck
+        )
     except Exception:
         log.exception("could not draw a replayed showdown")
         return None

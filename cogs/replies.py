@@ -29,14 +29,21 @@ async def language_for(
 
     Without a person (neither ``interaction`` nor ``user_id``): what the whole table reads
     (lobby, status, showdown, standings), in the table's language. A person's private
-    things (their DM hand, builder, locked DM, review, ephemeral answers): the server's
-    language if it sets one (the interaction's server, else the table's), else the person's
-    own: the locale of their interaction when there is one, else the language stored with
-    their seat, else the table's."""
+    things (their DM hand, builder, locked DM, review, ephemeral answers): the language
+    they chose with ``/capsa me`` if they chose one (their own choice, for what only they
+    read, goes before the server's), else the server's language if it sets one (the
+    interaction's server, else the table's), else the person's own: the locale of their
+    interaction when there is one, else the language stored with their seat, else the
+    table's."""
     if interaction is None and user_id is None:
         if match is None:
             raise ValueError("a language for nobody, at no table")
         return match.language
+    person = interaction.user.id if interaction is not None else user_id
+    if person is not None:
+        chosen = (await repo.preferences(person)).language
+        if chosen in LANGS:
+            return chosen
     guild_id = interaction.guild_id if interaction is not None else None
     if not guild_id and match is not None:
         guild_id = match.guild_id

@@ -51,6 +51,7 @@ from cogs.table_base import (
 from cogs.worker_pool import Priority
 from data.common import is_database_outage
 from data.repository import (
+    HandsIn,
     MatchRecord,
     MatchStatus,
     NotPlaying,
@@ -202,6 +203,8 @@ class Rounds:
     ) -> None:
         if seat.user_id is None:  # a computer: no DMs
             return
+        if (await self.repo.preferences(seat.user_id)).hands == HandsIn.CHANNEL:
+            return  # they play in the channel: "Show my hand" on the status opens the builder
         lang = await language_for(self.repo, match, user_id=seat.user_id)  # their DM: theirs
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))

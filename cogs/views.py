@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from capsa.builder import Draft
-from capsa.cards import Card
+from capsa.cards import Card, DeckStyle
 from capsa.i18n import t
 from capsa.names import position_name, special_name
 from cogs import components as c
@@ -91,17 +91,22 @@ def _builder_button(
 
 
 def select_options(
-    position: str, options: Sequence[Card], chosen: Sequence[Card], lang: str
+    position: str,
+    options: Sequence[Card],
+    chosen: Sequence[Card],
+    lang: str,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> list[discord.SelectOption]:
-    """A row's select: every card it may take, the row's cards chosen. Once a row is filled
+    """A row's select: every card it may take (in the person's ``deck`` style), the row's
+    cards chosen. Once a row is filled
     Discord shows its chosen cards instead of the placeholder, so the first of them carries
     the row's name ("Back: A♠, K♠, ..."): on a phone the two filled menus stay told apart."""
     first = next((card for card in options if card in chosen), None)
     return [
         discord.SelectOption(
-            label=t("hand.filled", lang, row=position_name(position, lang), card=card.symbol)
+            label=t("hand.filled", lang, row=position_name(position, lang), card=card.label(deck))
             if card == first
-            else card.symbol,
+            else card.label(deck),
             value=card.code,
             default=card in chosen,
         )
@@ -115,12 +120,13 @@ def builder_view(
     draft: Draft,
     lang: str,
     special: str | None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
     *,
     surrender: bool = False,
 ) -> discord.ui.View:
-    """Back select, middle select, then the buttons of the builder's row in the enum's
-    order (Declare only when the hand holds ``special``, Surrender only where the table
-    allows ``surrender``)."""
+    """Back select, middle select (each card in the person's ``deck`` style), then the
+    buttons of the builder's row in the enum's order (Declare only when the hand holds
+    ``special``, Surrender only where the table allows ``surrender``)."""
     view = discord.ui.View(timeout=None)
     declared = special_name(special, lang) if special else ""
     shown = {Placement.BUTTON}
@@ -138,7 +144,7 @@ def builder_view(
                 placeholder=t(act.key, lang),
                 min_values=5,
                 max_values=5,
-                options=select_options(act.position, options, chosen, lang),
+                options=select_options(act.position, options, chosen, lang, deck),
                 row=c.SELECTS.index(act),
             )
             view.add_item(BuilderSelect(select, click))

@@ -15,9 +15,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
-from capsa.cards import CapsaError
+from capsa.cards import CapsaError, DeckStyle
+from capsa.i18n import LANGS
 from capsa.presets import PRESETS, Preset, get_preset
-from capsa.settings import PRESET, SERVER_SETTINGS, TABLE_SETTINGS, Setting, TableSetting
+from capsa.settings import (
+    PRESET,
+    SERVER_SETTINGS,
+    TABLE_SETTINGS,
+    Setting,
+    TableSetting,
+)
 
 T = TypeVar("T", int, str)
 log = logging.getLogger(__name__)
@@ -152,6 +159,53 @@ class GuildSettings:
 
 
 GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
+
+
+class HandsIn(StrEnum):
+    """Where a person's hand goes at each deal: by DM (the default), or in the channel
+    only, where "Show my hand" on the round's status opens their builder (no DM sent)."""
+
+    DM = "dm"
+    CHANNEL = "channel"
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """A person's own choices (``/capsa me``), the same in every server: the language of
+    what they read privately (None: their Discord client's), their deck style, and where
+    their hands go."""
+
+    user_id: int
+    language: str | None = None  # one of capsa.i18n.LANGS
+    deck: DeckStyle = DeckStyle.CLASSIC
+    hands: HandsIn = HandsIn.DM
+
+
+PREFERENCE_FIELDS: tuple[str, ...] = ("language", "deck", "hands")
+
+
+def validate_preferences(fields: dict[str, Any]) -> dict[str, Any]:
+    """Check ``update_preferences`` fields; return them normalised or raise ValueError
+    naming what is wrong and what to choose."""
+    unknown = sorted(set(fields) - set(PREFERENCE_FIELDS))
+    if unknown:
+        choose = ", ".join(PREFERENCE_FIELDS)
+        raise ValueError(f"unknown preference(s) {', '.join(unknown)}: choose from {choose}")
+    clean = dict(fields)
+    if "language" in clean and clean["language"] is not None and clean["language"] not in LANGS:
+        raise ValueError(
+            f"language {clean['language']!r} is not one of {', '.join(LANGS)} (or None: the"
+            " client's)"
+        )
+    for name, kind in (("deck", DeckStyle), ("hands", HandsIn)):
+        if name in clean:
+            try:
+                clean[name] = kind(clean[name])
+            except ValueError:
+                raise ValueError(
+                    f"{name} {clean[name]!r} is not one of {', '.join(kind)}"
+                ) from None
+    return clean
 
 
 @dataclass(frozen=True)
@@ -627,6 +681,16 @@ class Repository(Protocol):
     async def unreviewed_hands(self, since: float, limit: int = 200) -> list[tuple[int, int]]:
         """(round id, seat) of people's hands in rounds scored since ``since`` that have no
         review yet, oldest first."""
+        ...
+
+    # a person's preferences
+    async def preferences(self, user_id: int) -> Preferences:
+        """What ``user_id`` chose with ``/capsa me`` (the defaults if nothing)."""
+        ...
+
+    async def update_preferences(self, user_id: int, **fields: Any) -> Preferences:
+        """Change some of a person's preferences (``PREFERENCE_FIELDS``; ``language=None``
+        goes back to the client's language); ValueError names a wrong value."""
         ...
 
     # timers: every timed job of a table, claimed by one process at a time

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
+from capsa.cards import DeckStyle
 from capsa.timings import PROCESS_DEAD_SECONDS, PROCESSES_KEPT_SECONDS, TIMER_WAKE_SECONDS
 
 from .common import (
@@ -60,6 +61,7 @@ from .repository import (
     UNFINISHED_STATUSES,
     AlreadySeated,
     GuildSettings,
+    HandsIn,
     LeaderRow,
     MatchRecord,
     MatchStatus,
@@ -68,6 +70,7 @@ from .repository import (
     NotPlaying,
     NotSeated,
     PlayerStats,
+    Preferences,
     ProcessRecord,
     RoundRecord,
     RoundScore,
@@ -77,6 +80,7 @@ from .repository import (
     TimerRecord,
     merge_guild_settings,
     validate_guild_settings,
+    validate_preferences,
 )
 
 T = TypeVar("T")
@@ -98,6 +102,7 @@ class Kind(StrEnum):
     REVIEW = "review"
     TIMER = "timer"
     PROCESS = "process"  # a bot process's row (alive while it renews it)
+    PREFERENCES = "preferences"  # a person's /capsa me choices
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -1239,6 +1244,39 @@ class SqlRepository(ABC):
             read=True,
         )
         return [(int(r[0]), int(r[1])) for r in rows]
+
+    # ------------------------------------------------------------------ preferences
+
+    async def _load_preferences(self, db: Tx, user_id: int) -> Preferences:
+        row = await db.one(
+            "SELECT language, deck, hands FROM preferences WHERE user_id = ?", user_id
+        )
+        if row is None:
+            return Preferences(user_id)
+        return Preferences(user_id, row["language"], DeckStyle(row["deck"]), HandsIn(row["hands"]))
+
+    @reads
+    async def preferences(self, user_id: int) -> Preferences:
+        return await self._tx(lambda db: self._load_preferences(db, user_id), read=True)
+
+    @writes(Kind.PREFERENCES)
+    async def update_preferences(self, user_id: int, **fields: Any) -> Preferences:
+        clean = validate_preferences(fields)
+
+        async def tx(db: Tx) -> Preferences:
+            if clean:
+                names = [*clean, "updated_at"]
+                await db.run(
+                    f"INSERT INTO preferences (user_id, {', '.join(names)})"
+                    f" VALUES (?, {_marks(len(names))}) ON CONFLICT (user_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in names),
+                    user_id,
+                    *(str(v) if v is not None else None for v in clean.values()),
+                    db.stamp(time.time()),
+                )
+            return await self._load_preferences(db, user_id)
+
+        return await self._tx(tx)
 
     # ------------------------------------------------------------------ timers
 

@@ -12,7 +12,8 @@ presentation can be looked at as PNGs.
   needs Chromium and a Python with Pillow (``--look-python``, default /tmp/look-venv/bin/python;
   ``--look-dir``, default /work/shared/tools/discord-look); see its README to set them up.
 
-Screens, in English: the lobby (open, started), the round status, a DM hand with its
+Screens, in English: ``/capsa me`` (bob picks the four-colour deck with letters, which
+his DM hands then show), the lobby (open, started), the round status, a DM hand with its
 builder (fresh, with rows placed, and holding a special), the locked DM, the showdown of a
 4-player table (2 people + 2 computers), the final standings, "Review my hand", the
 leaderboard, ``/capsa stats``, ``/capsa history``, a replay, ``/capsa settings``,
@@ -223,6 +224,10 @@ async def english(fake: FakeDiscord, rec: Recorder, db: Path, mp: pytest.MonkeyP
     eve = fake.add_user("eve", guild=guild)
     bot = make_bot(fake, db)
     async with running_bot(fake, bot):
+        # bob reads his cards in four colours with letters (his DM hands below)
+        me = await bob.slash("capsa me", channel=chan, deck="four_colour_letters")
+        await me.wait_response(timeout=15)
+        rec.snap("me_en", me, lang="en", viewer=bob)
         status = await _open_table(
             fake, chan, alice, [bob], 2, rounds=5, lang="en", rec=rec, suffix="_en"
         )
@@ -391,7 +396,7 @@ async def play(folder: Path, only: Sequence[str]) -> list[str]:
 
 def render(names: list[str], folder: Path, out: Path, look_python: str, look_dir: Path) -> None:
     files = [str(folder / f"{n}.json") for n in names]
-    selects = [str(folder / f"{n}.json") for n in names if n.startswith("dm_hand")]
+    selects = [str(folder / f"{n}.json") for n in names if n.startswith(("dm_hand", "dm_special"))]
     renderer = [look_python, str(look_dir / "render.py")]
     for extra in ([], ["--mobile"]):
         subprocess.run([*renderer, *files, "--out", str(out), *extra], check=True)

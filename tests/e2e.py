@@ -19,7 +19,7 @@ from capsa.solver import arrange
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, spawn_bot
 
 ROOT = Path(__file__).resolve().parent.parent
-_CARD = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
+_CARD = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])")  # the ten is written 10
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 

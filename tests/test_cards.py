@@ -92,7 +92,7 @@ def test_parse_cards_refuses_non_text() -> None:
 def test_formatting_both_ways() -> None:
     cards = parse_cards("AS Td 10h 9♣ K♦ 2c")
     assert format_cards(cards) == "AS TD TH 9C KD 2C"
-    assert format_cards(cards, symbols=True) == "A♠ T♦ T♥ 9♣ K♦ 2♣"
+    assert format_cards(cards, symbols=True) == "A♠ 10♦ 10♥ 9♣ K♦ 2♣"
     assert [c.code for c in cards] == ["AS", "TD", "TH", "9C", "KD", "2C"]
     assert str(cards[0]) == "AS"
     assert cards[0].symbol == "A♠"

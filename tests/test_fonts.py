@@ -94,13 +94,15 @@ def test_the_font_licences_ship_with_the_fonts() -> None:
 
 
 def test_cjk_runs_and_widths() -> None:
-    assert render._runs("尾道: A 高") == (("尾道", True), (": A ", False), ("高", True))
-    assert render._runs("Chi 1 · Thùng") == (("Chi 1 · Thùng", False),)
-    assert render._runs("") == ()
+    cjk = render.Face(render.FONT_DIR / render.CJK_FONT_FILES[True])
+    latin = render.Face(render.FONT_DIR / "DejaVuSans-Bold.ttf")
+    assert render._runs("尾道: A 高", True) == (("尾道", cjk), (": A ", latin), ("高", cjk))
+    assert render._runs("Chi 1 · Thùng", True) == (("Chi 1 · Thùng", latin),)
+    assert render._runs("", True) == ()
     assert render.is_cjk("，") and render.is_cjk("水") and not render.is_cjk("ủ")
     mixed = render._text_width("头道 A", 20, True)
     assert mixed == pytest.approx(
-        render._font(20, True, True).getlength("头道") + render._font(20, True).getlength(" A")
+        render._font(20, True, cjk).getlength("头道") + render._font(20, True).getlength(" A")
     )
 
 

@@ -55,6 +55,7 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
     repo = await open_repository(path)
     try:
         await repo.update_guild_settings(GUILD, rounds=5, language="id", countdown=45)
+        await repo.update_preferences(100, language="vi", deck="four_colour_letters")
         await build_history(repo)
         m = await playing_match(repo, (300, 301), 1, channel=40, now=T0)
         await repo.set_lobby_message(m.id, 2**62 + 5)  # a Discord-sized id
@@ -116,6 +117,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
     out += [await repo.timers_of(i) for i in ids["matches"]]
     out += [await repo.active_match_of_user(u) for u in (100, 300, 301, 500)]
     out += [await repo.active_match_in_channel(c) for c in (10, 40, 50)]
+    out += [await repo.preferences(u) for u in (100, 101)]
     return to_microseconds(out)
 
 

@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from capsa import render
-from capsa.cards import parse_cards
+from capsa.cards import DeckStyle, parse_cards
 from capsa.match import Standing, standings
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
@@ -128,6 +128,16 @@ def test_golden_showdown_four_players_foul_and_special():
     assert_matches_golden(render.render_showdown(result), "showdown_4p.png")
 
 
+def test_golden_four_colour_deck_with_letters():
+    """The four-colour deck with letters, in a hand being built and in a showdown."""
+    deck = DeckStyle.FOUR_COLOUR_LETTERS
+    seat = showdown_seats()[0]
+    rows = (seat.back, seat.middle[:3], ())
+    assert_matches_golden(render.render_hand(seat.cards, rows, deck=deck), "hand_four_colour.png")
+    showdown = render.render_showdown(showdown_result(), deck=deck)
+    assert_matches_golden(showdown, "showdown_four_colour.png")
+
+
 def test_golden_standings():
     assert_matches_golden(render.render_standings(final_standings()), "standings.png")
 
@@ -186,15 +196,37 @@ def test_hand_rows_while_building():
         )  # pips only: no foul band (about 28,000) before all rows
 
 
-def test_showdown_sizes_scale_with_players():
+def test_showdown_is_two_panels_to_a_row():
     seats = showdown_seats()
-    widths = []
+    sizes = []
     for n in (2, 3, 4):
         picked = [seats[0], seats[1], seats[3], seats[2]][:n]
-        image = decode(render.render_showdown(score_round(picked, get_preset("standard"))))
-        assert 300 <= image.height <= 800
-        widths.append(image.width)
-    assert widths[0] < widths[1] < widths[2] <= 900
+        result = score_round(picked, get_preset("standard"))
+        sizes.append(decode(render.render_showdown(result)).size)
+    two, three, four = sizes
+    assert two[0] == three[0] == four[0] <= 640  # two columns, whatever the table's size
+    assert two[1] < three[1] == four[1]  # a second row of panels from the third player on
+    assert 0.8 <= four[0] / four[1] <= 1.25  # close to square: fits a phone and a desktop
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("phone", [False, True])
+def test_showdown_cards_read_at_the_size_discord_shows_them(players, phone):
+    """Fitted as Discord fits an embed's picture (400 x 300, a phone's 292 px width), a card
+    of the showdown is still at least 21 px wide and its rank 13 px high (the picture of
+    issue 21: cards 21 px, ranks 8.6 px on a phone; 28 px and 11 px on a desktop)."""
+    seats = showdown_seats()
+    picked = [seats[0], seats[1], seats[3], seats[2]][:players]
+    image = decode(render.render_showdown(score_round(picked, get_preset("standard"))))
+    scale = render.shown_scale(image.size, phone)
+    assert render.CARD_INDEX[0] * scale >= 21
+    assert render.CARD_INDEX[1] * render.INDEX_RANK * scale >= 13  # the rank's font size
+
+
+def test_shown_scale_is_discords_embed_fit():
+    assert render.shown_scale((814, 648), phone=False) == pytest.approx(300 / 648)
+    assert render.shown_scale((814, 648), phone=True) == pytest.approx(292 / 814)
+    assert render.shown_scale((200, 100), phone=True) == 1.0  # never enlarged
 
 
 def test_showdown_marks_foul_special_and_points():

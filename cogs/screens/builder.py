@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from capsa.builder import Draft, preview_lines
-from capsa.cards import format_cards
+from capsa.cards import DeckStyle, format_cards
 from capsa.i18n import count_of, number, t
 from capsa.names import OPPONENTS_WORDS, special_name
 from cogs.screens.base import GREEN, GREY, Picture, Screen, relative, with_picture
@@ -62,6 +62,7 @@ def builder_embed(
     lang: str,
     note: str | None = None,
     picture: Picture | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> discord.Embed:
     embed = discord.Embed(
         title=t("hand.title", lang, k=rnd.number, n=match.rounds_total),
@@ -69,10 +70,10 @@ def builder_embed(
         description=t("hand.where", lang, channel=match.channel_id, when=relative(rnd.deadline)),
     )
     embed.add_field(
-        name=t("hand.cards", lang), value=format_cards(draft.hand, symbols=True), inline=False
+        name=t("hand.cards", lang), value=format_cards(draft.hand, True, deck), inline=False
     )
     embed.add_field(
-        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang)), inline=False
+        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang, deck)), inline=False
     )
     if note:
         embed.add_field(name="✨", value=note, inline=False)
@@ -90,14 +91,15 @@ def builder_screen(
     surrender: bool = False,
     note: str | None = None,
     picture: bytes | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> Screen:
     """The builder of ``seat``'s hand: ``special`` the hand may declare, ``surrender``
     whether the table lets it be given up, ``picture`` the hand drawn (None: it could not
-    be)."""
+    be), the cards in the person's ``deck`` style."""
     drawn = Picture(HAND_PICTURE, picture) if picture is not None else None
     return Screen(
-        embeds=(builder_embed(match, rnd, draft, lang, note, drawn),),
-        view=builder_view(rnd.id, seat, draft, lang, special, surrender=surrender),
+        embeds=(builder_embed(match, rnd, draft, lang, note, drawn, deck),),
+        view=builder_view(rnd.id, seat, draft, lang, special, deck, surrender=surrender),
         pictures=(drawn,) if drawn else (),
     )
 
