@@ -366,6 +366,14 @@ async def run_repository(
 ) -> None:
     repo = await opener()
     lat: dict[str, list[float]] = {"round": [], "submit_hand": [], "score_round": []}
+    statements = [0]  # SQLite: every statement its connection runs (a figure noise can't move)
+    conn = getattr(repo, "_conn", None)
+    if isinstance(conn, SqliteConnection):
+
+        def counted(_sql: str) -> None:
+            statements[0] += 1
+
+        await conn.run(lambda db: db.set_trace_callback(counted))
     try:
         start = time.perf_counter()
         await asyncio.gather(*(play(repo, t, rounds, work_ms, lat) for t in range(tables)))
@@ -373,6 +381,8 @@ async def run_repository(
     finally:
         await repo.close()
     print(line(name, len(lat["round"]), seconds, lat["round"], "rounds"))
+    if statements[0]:
+        print(f"{'':<4}{'SQL statements a round':<34} {statements[0] / len(lat['round']):>7.1f}")
     for call in ("submit_hand", "score_round"):
         print(
             f"{'':<4}{call:<34} p50 {statistics.median(lat[call]) * 1000:>7.1f} ms"
