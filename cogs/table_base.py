@@ -55,12 +55,17 @@ class TableServices:
         return self.client.get_partial_messageable(channel_id)
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The DM channel with a player: opened once, then remembered (two fewer requests
-        for every deal)."""
+        """The DM channel with a player: opened once per person and stored, so that every
+        process, and a restarted one, reuses it (opening one is a request of its own, with a
+        small rate limit of its own)."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
+            channel_id = await self.repo.dm_channel_of(user_id)
+        if channel_id is None:
             data = await self.client.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel_id = int(data["id"])
+            await self.repo.remember_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def round_now(self, round_id: int) -> RoundRecord:

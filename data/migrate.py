@@ -46,6 +46,7 @@ TABLES = (
     "round_scores",
     "hand_reviews",
     "timers",
+    "dm_channels",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

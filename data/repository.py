@@ -449,6 +449,14 @@ class Repository(Protocol):
         ``dm_refused`` and no DM message."""
         ...
 
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """The DM channel opened with a person, for every later deal (any process)."""
+        ...
+
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel opened with a person before, or None."""
+        ...
+
     async def submit_hand(
         self,
         round_id: int,

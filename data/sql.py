@@ -96,6 +96,7 @@ class Kind(StrEnum):
     REVIEW = "review"
     TIMER = "timer"
     PROCESS = "process"  # a bot process's row (alive while it renews it)
+    DM_CHANNEL = "dm_channel"  # the DM channel opened with a person
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -876,6 +877,27 @@ class SqlRepository(ABC):
             " WHERE round_id = ? AND seat = ?",
             round_id,
             seat,
+        )
+
+    @writes(Kind.DM_CHANNEL)
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                "INSERT INTO dm_channels (user_id, channel_id, opened_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET"
+                " channel_id = excluded.channel_id, opened_at = excluded.opened_at",
+                user_id,
+                channel_id,
+                db.stamp(time.time()),
+            )
+
+        await self._tx(tx)
+
+    @reads
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        return await self._tx(
+            lambda db: db.value("SELECT channel_id FROM dm_channels WHERE user_id = ?", user_id),
+            read=True,
         )
 
     @writes(Kind.ROUND.by("round_id"))

@@ -26,6 +26,7 @@ from .fake import FakeDiscord
 from .faults import Faults, RouteFault, Stall
 from .harness import assert_points_at, only_localhost, restored_endpoints, running_bot, spawn_bot
 from .interactions import InteractionResult
+from .limits import RateLimits, is_interaction_route
 from .server import RecordedRequest
 from .state import (
     FakeAccount,
@@ -56,11 +57,13 @@ __all__ = [
     "Faults",
     "InteractionResult",
     "Perm",
+    "RateLimits",
     "RecordedRequest",
     "RouteFault",
     "Stall",
     "assert_points_at",
     "eventually",
+    "is_interaction_route",
     "only_localhost",
     "restored_endpoints",
     "running_bot",
