@@ -21,8 +21,27 @@ Its targets: two processes reach at least 1.5x the rounds/s of one (same tables,
 and coach; printed as "speed-up"), and at 500 tables ack p99 < 250 ms and showdown p99 < 1 s.
 (The first target, at 200 tables, was the same ack p99 and showdown p99.)
 
-``--tables``, ``--coach``, ``--database`` and ``--processes`` each take several values; the run
-covers every combination, a fresh bot (and a fresh database) for each.
+Under Discord's rate limits (issue 18; tests/fakediscord/limits.py), on by default:
+
+    .venv/bin/python bench/load.py --tables 200 --limits on off           # with and without
+    .venv/bin/python bench/load.py --tables 30 --dm-channels cold --dm-opens 10/10 50/10
+
+``--limits on`` gives the fake Discord's limits (50 bot-token requests a second, the
+interaction routes exempt; 5 message posts and 5 edits per 5 s per channel; DM-channel
+opens ``--dm-opens N/S``, default 10 per 10 s, which Discord does not publish: give several
+values to measure each). ``--dm-channels known`` (the default) stores every person's DM
+channel in the bot's database before the load, as after their first match (the bot opens
+one per person once, cogs/table_base.py); ``cold`` lets the bot open each. Printed per run:
+the load's bot-token requests and interaction requests per round by route, the 429s, the
+invalid requests (401, 403, 429), the seconds the bot's bot-token requests waited on the
+limits (its ``capsa_rest_wait_seconds``, scraped from its /metrics, so every bot runs with
+METRICS_PORT), the ceiling ``50 / bot-token requests per round`` beside the measured
+rounds/s, and when the last round-1 DM arrived against ``1.2 x (bot-token requests until
+then) / 50 + 1 s``.
+
+``--tables``, ``--coach``, ``--database``, ``--processes``, ``--limits`` and ``--dm-opens``
+each take several values; the run covers every combination, a fresh bot (and a fresh
+database) for each.
 
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
 ``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
