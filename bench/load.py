@@ -714,7 +714,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-_WAIT_LINE = re.compile(r"^capsa_rest_wait_seconds_(sum|count)\{[^}]*\} ([0-9.e+-]+)$", re.M)
+_WAIT_LINE = re.compile(r"^capsa_rest_wait_seconds_(sum|count)\{.*\} ([0-9.e+-]+)$", re.M)
 
 
 async def rest_waits(port: int) -> tuple[float, int]:

@@ -6,9 +6,10 @@ endpoints (an interaction's callback, its token's webhook routes) are not bound 
 discord.py keeps each route's bucket from the answers' headers, but learns of the global
 limit only from a 429, which counts toward Discord's ban of 10,000 invalid requests in 10
 minutes. So :class:`GlobalPace` holds back this process's bot-token requests, never more
-than its share of the limit in any window of ``PACE_WINDOW_SECONDS`` (a little over a
-second, for the time a request takes to reach Discord), just before each one is sent: in
-an aiohttp trace's ``on_request_start``, which aiohttp awaits before it sends, inside the
+than its share of the limit in a second as Discord counts them (a request holds its place
+from its send until a second after its answer, so the time it takes to reach Discord, or a
+slow answer, never lets more through), just before each one is sent: in an aiohttp trace's
+``on_request_start``, which aiohttp awaits before it sends, inside the
 route's bucket that discord.py already holds, so a request that waits for its bucket does
 not hold a place in the global window meanwhile. Processes that share a token share the
 limit by their shards (``share``).
@@ -24,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -34,7 +34,7 @@ import aiohttp
 import discord
 
 DISCORD_GLOBAL_LIMIT = 50  # requests a second for a bot token (Discord's documented limit)
-PACE_WINDOW_SECONDS = 1.1  # the pace's window: the limit's second, and time to reach Discord
+PACE_WINDOW_SECONDS = 1.05  # the limit's second, and a little for the clocks' rounding
 
 
 def share(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> int:
@@ -53,7 +53,10 @@ def is_bot_token_request(headers: Any, path: str) -> bool:
 
 
 class GlobalPace:
-    """At most ``limit`` sends in any ``window`` seconds, in the order they asked."""
+    """At most ``limit`` requests in any ``window`` seconds as Discord counts them, whatever
+    the time a request takes to reach it: a request holds its place from the moment it is
+    sent until ``window`` seconds after its answer came (Discord counted it somewhere in
+    between), and waits, first come first served, while ``limit`` places are held."""
 
     def __init__(
         self,
@@ -66,21 +69,17 @@ class GlobalPace:
         self.limit = limit
         self.window = window
         self.clock = clock
-        self._sent: deque[float] = deque()
-        self._turn = asyncio.Lock()  # first come, first served
+        self._places = asyncio.Semaphore(limit)
 
     async def acquire(self) -> float:
-        """Wait for a place in the window; the seconds waited."""
+        """Wait for a place; the seconds waited. Call ``answered`` once the answer came."""
         start = self.clock()
-        async with self._turn:
-            while True:
-                now = self.clock()
-                while self._sent and self._sent[0] + self.window <= now:
-                    self._sent.popleft()
-                if len(self._sent) < self.limit:
-                    self._sent.append(now)
-                    return now - start
-                await asyncio.sleep(self._sent[0] + self.window - now)
+        await self._places.acquire()
+        return self.clock() - start
+
+    def answered(self) -> None:
+        """The request holding a place was answered (or failed): free it a window later."""
+        asyncio.get_running_loop().call_later(self.window, self._places.release)
 
 
 @dataclass
@@ -89,6 +88,7 @@ class _Call:
 
     http: float = 0.0
     started: dict[int, float] = field(default_factory=dict)
+    held: int = 0  # places of the pace its requests hold, not yet let go
 
 
 _CALL: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("rest_call", default=None)
@@ -106,14 +106,22 @@ def install(
     async def request_start(
         _session: object, ctx: SimpleNamespace, params: aiohttp.TraceRequestStartParams
     ) -> None:
+        call = _CALL.get()
         if is_bot_token_request(params.headers, params.url.path):
             await pace.acquire()
-        call = _CALL.get()
+            ctx.paced = True
+            if call is not None:
+                call.held += 1
         if call is not None:
             call.started[id(ctx)] = time.monotonic()
 
     async def request_done(_session: object, ctx: SimpleNamespace, _params: object) -> None:
         call = _CALL.get()
+        if getattr(ctx, "paced", False):
+            ctx.paced = False
+            pace.answered()
+            if call is not None:
+                call.held -= 1
         if call is not None:
             began = call.started.pop(id(ctx), None)
             if began is not None:
@@ -132,6 +140,8 @@ def install(
             return await inner(route, **kwargs)
         finally:
             _CALL.reset(token)
+            for _ in range(call.held):  # a request cancelled on its way: its place goes too
+                pace.answered()
             on_wait(route.path, max(0.0, time.monotonic() - start - call.http))
 
     http.request = request  # type: ignore[method-assign]

@@ -477,6 +477,7 @@ class Rounds:
             raise Refusal(RefusalCode.NEXT_STARTED, k=current.number)
         if current is None or current.number != number or not current.scored:
             raise Refusal(RefusalCode.NEXT_WAIT)
+        await self.services.tokens.keep(interaction)  # the next round speaks through it
         lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()

@@ -39,8 +39,12 @@ async def test_the_countdown_runs_from_the_last_hand_delivered(fake_discord, tmp
         await play_builder(alice, dm_a)
         await play_builder(bob, dm_b)
         await wait_showdown(fake, chan, total=10)
-    edits = fake.requests_to("PATCH", f"/channels/{chan.id}/messages/{status.id}")
+    edits = fake.requests_to("PATCH", f"*/messages/{status.id}")
     assert 1 <= len(edits) <= 3  # alice in, bob in and the showdown: coalesced if together
+    # once Start was pressed, the channel's messages went through its token: the only
+    # bot-token request in the channel is the lobby, posted before any click
+    by_bot = fake.requests_to(None, f"/channels/{chan.id}/*")
+    assert [r.method for r in by_bot] == ["POST"] and "capsa:lobby:" in str(by_bot[0].json)
 
 
 async def test_dm_channels_are_opened_once_per_person_across_a_restart(

@@ -34,22 +34,25 @@ def test_only_bot_token_requests_are_paced() -> None:
     )
 
 
-async def test_the_pace_lets_limit_through_per_window_in_order() -> None:
+async def test_a_place_is_held_from_the_send_until_a_window_after_the_answer() -> None:
     pace = GlobalPace(3, window=0.2)
     order: list[int] = []
 
-    async def one(i: int) -> float:
+    async def one(i: int, answer_after: float) -> float:
         waited = await pace.acquire()
         order.append(i)
+        await asyncio.sleep(answer_after)  # the request on its way, then its answer
+        pace.answered()
         return waited
 
     start = time.monotonic()
-    waits = await asyncio.gather(*(one(i) for i in range(7)))
+    waits = await asyncio.gather(*(one(i, 0.1 if i < 3 else 0.0) for i in range(7)))
     spent = time.monotonic() - start
     assert order == list(range(7))  # first come, first served
     assert max(waits[:3]) < 0.05  # the first three at once
-    assert min(waits[3:6]) >= 0.19  # the next three a window later
-    assert waits[6] >= 0.39 and spent >= 0.39
+    # the next three: a window after the first three were answered (0.1 s on their way)
+    assert min(waits[3:6]) >= 0.29
+    assert waits[6] >= 0.49 and spent >= 0.49
 
 
 def test_the_pace_refuses_a_limit_below_one() -> None:
