@@ -23,17 +23,13 @@ from typing import Any
 
 import discord
 
+from cogs.delivery import attempt
 from data.repository import Repository
 
 log = logging.getLogger(__name__)
 
 TOKEN_SECONDS = 15 * 60.0  # Discord: an interaction token works this long after it is made
 TOKEN_MARGIN_SECONDS = 60.0  # not used in its last minute (a long upload, a clock apart)
-
-
-def _token_gone(error: discord.HTTPException) -> bool:
-    """Discord no longer takes the token (expired, unknown webhook or interaction)."""
-    return isinstance(error, discord.NotFound) or error.status == 401
 
 
 class ChannelTokens:
@@ -82,15 +78,13 @@ class TableChannel:
         hook = None if kept is None else self.tokens.webhook(kept[0])
         if kept is not None and hook is not None:
             token, expires = kept
-            try:
-                message = await hook.send(wait=True, **kwargs)
-            except discord.HTTPException as error:
-                if not _token_gone(error):
-                    raise
-                log.info("channel %s: its interaction token is gone; the bot token sends", self.id)
-            else:
-                await repo.keep_message_token(message.id, token, expires)
-                return message
+            sent = await attempt(hook.send(wait=True, **kwargs))
+            if sent.value is not None:
+                await repo.keep_message_token(sent.value.id, token, expires)
+                return sent.value
+            if sent.error is not None and not sent.token_gone:
+                raise sent.error
+            log.info("channel %s: its interaction token is gone; the bot token sends", self.id)
         return await self._bot().send(**kwargs)
 
     def get_partial_message(self, message_id: int) -> TableMessage:
@@ -110,10 +104,9 @@ class TableMessage:
         token = await tokens.repo.message_token(self.id)
         hook = None if token is None else tokens.webhook(token)
         if hook is not None:
-            try:
-                await hook.edit_message(self.id, **kwargs)
+            edited = await attempt(hook.edit_message(self.id, **kwargs))
+            if edited.ok:
                 return
-            except discord.HTTPException as error:
-                if not _token_gone(error):
-                    raise
+            if edited.error is not None and not edited.token_gone:
+                raise edited.error
         await self.channel._bot().get_partial_message(self.id).edit(**kwargs)
