@@ -85,6 +85,8 @@ class TableChannel:
             if sent.error is not None and not sent.token_gone:
                 raise sent.error
             log.info("channel %s: its interaction token is gone; the bot token sends", self.id)
+            for file in kwargs.get("files") or ():  # read once already: from the start again
+                file.reset()
         return await self._bot().send(**kwargs)
 
     def get_partial_message(self, message_id: int) -> TableMessage:
@@ -109,4 +111,7 @@ class TableMessage:
                 return
             if edited.error is not None and not edited.token_gone:
                 raise edited.error
+            for file in kwargs.get("attachments") or ():
+                if isinstance(file, discord.File):
+                    file.reset()
         await self.channel._bot().get_partial_message(self.id).edit(**kwargs)

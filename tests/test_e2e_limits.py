@@ -107,5 +107,7 @@ async def test_without_a_valid_token_the_bot_token_posts(fake_discord, tmp_path)
         await play_builder(alice, dm)
         showdown_2 = await wait_showdown(fake, chan, number=2)
         assert showdown_2.webhook_id is None  # tried through the token (404), then the bot's
+        (picture,) = showdown_2.attachments  # its picture read again from the start
+        assert len(picture.data) > 1000
         unknown = [r for r in fake.requests_to("POST", "/webhooks/*") if r.status == 404]
         assert unknown
