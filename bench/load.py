@@ -883,9 +883,7 @@ def collect(fake: FakeDiscord, world: list[Table], offset: float) -> dict:
             acks.setdefault(int(parts[2]), (rec.at, rec.status))
             routes["POST /interactions/{id}/{token}/callback"] += 1
         else:
-            shape = "/".join("{id}" if p.isdigit() else p for p in parts)
-            shape = shape if "/webhooks/" not in shape else shape.split("/messages")[0] + "/…"
-            routes[f"{rec.method} {shape}"] += 1
+            routes[route_shape(rec.method, rec.path)] += 1
     latency: dict[str, list[float]] = defaultdict(list)
     expired = unanswered = 0
     showdown: list[float] = []
