@@ -15,7 +15,7 @@ from cogs import health
 from cogs.metrics import Metrics, route_template
 from tests.e2e import play_builder, warung
 from tests.e2e_extra import channel_posts, expire_countdown
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeDiscord, eventually, running_bot
 
 
 def metered_bot(fake: FakeDiscord, db: Path) -> CapsaBot:
@@ -73,6 +73,11 @@ async def test_metrics_move_during_a_match(fake_discord, tmp_path):
         await expire_countdown(bot, match.id, rnd.id)
         await fake.wait_for_message(chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=20)
         assert limited.hits == 1
+
+        async def shown() -> bool:  # marked a moment after the message is out
+            return (await bot.repo.get_round(rnd.id)).status == "shown"
+
+        await eventually(shown)
         status, after = await scrape(bot)
         print(after)
 
