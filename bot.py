@@ -34,6 +34,8 @@ from cogs.health import HealthServer, MetricsUnavailable
 from cogs.lobby import LOBBY_PERMISSIONS
 from cogs.metrics import Metrics, metered
 from cogs.replies import refuse, report_error
+from cogs.rest_pace import GlobalPace, share
+from cogs.rest_pace import install as install_pace
 from cogs.translator import CapsaTranslator
 from cogs.worker_pool import WorkerPool
 from data import (
@@ -324,8 +326,11 @@ class CapsaBot(commands.AutoShardedBot):
             shard_count=config.shard_count,
             # None (all shards) is discord.py's default, though its option type says list
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
-            http_trace=self.metrics.trace(),  # REST counts (cheap; served with METRICS_PORT)
+            http_trace=(trace := self.metrics.trace()),  # REST counts (served on METRICS_PORT)
         )
+        # Discord's global limit kept on this side (its share of it), and the waits timed
+        pace = GlobalPace(share(config.shard_count, config.shard_ids))
+        install_pace(self.http, trace, pace, self.metrics.rest_waited)
         self.config = config
         self.workers = WorkerPool(config.solver_workers, executor)  # process-wide
         self._repo: Repository | None = None

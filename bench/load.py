@@ -21,8 +21,27 @@ Its targets: two processes reach at least 1.5x the rounds/s of one (same tables,
 and coach; printed as "speed-up"), and at 500 tables ack p99 < 250 ms and showdown p99 < 1 s.
 (The first target, at 200 tables, was the same ack p99 and showdown p99.)
 
-``--tables``, ``--coach``, ``--database`` and ``--processes`` each take several values; the run
-covers every combination, a fresh bot (and a fresh database) for each.
+Under Discord's rate limits (issue 18; tests/fakediscord/limits.py), on by default:
+
+    .venv/bin/python bench/load.py --tables 200 --limits on off           # with and without
+    .venv/bin/python bench/load.py --tables 30 --dm-channels cold --dm-opens 10/10 50/10
+
+``--limits on`` gives the fake Discord's limits (50 bot-token requests a second, the
+interaction routes exempt; 5 message posts and 5 edits per 5 s per channel; DM-channel
+opens ``--dm-opens N/S``, default 10 per 10 s, which Discord does not publish: give several
+values to measure each). ``--dm-channels known`` (the default) stores every person's DM
+channel in the bot's database before the load, as after their first match (the bot opens
+one per person once, cogs/table_base.py); ``cold`` lets the bot open each. Printed per run:
+the load's bot-token requests and interaction requests per round by route, the 429s, the
+invalid requests (401, 403, 429), the seconds the bot's bot-token requests waited on the
+limits (its ``capsa_rest_wait_seconds``, scraped from its /metrics, so every bot runs with
+METRICS_PORT), the ceiling ``50 / bot-token requests per round`` beside the measured
+rounds/s, and when the last round-1 DM arrived against ``1.2 x (bot-token requests until
+then) / 50 + 1 s``.
+
+``--tables``, ``--coach``, ``--database``, ``--processes``, ``--limits`` and ``--dm-opens``
+each take several values; the run covers every combination, a fresh bot (and a fresh
+database) for each.
 
 Each table gets its own channel and plays like tests/test_e2e_match.py: the host runs
 ``/capsa new seats:4 rounds:5``, a second person presses Join, the host presses Start (two
@@ -92,7 +111,9 @@ import contextlib
 import ipaddress
 import os
 import random
+import re
 import secrets
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -103,6 +124,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import aiohttp
 import asyncpg
 import psutil
 
@@ -122,6 +144,8 @@ from tests.fakediscord import (  # noqa: E402
     FakeMessage,
     FakeUser,
     InteractionResult,
+    RateLimits,
+    is_interaction_route,
     only_localhost,
 )
 
@@ -129,6 +153,7 @@ TARGET_TABLES = (200, 500)  # the first targets' size, then issue 11's
 TARGET_ACK_P99 = 0.250
 TARGET_SHOWDOWN = 1.0
 TARGET_SPEEDUP = 1.5  # two processes vs one, rounds/s
+GLOBAL_LIMIT = 50  # Discord's global limit: bot-token requests a second
 PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_HOW = 'eval "$(bash scripts/postgres)"; export CAPSA_TEST_DATABASE_URL'
 ROUNDS_TOTAL = 5  # the bot offers 5 or 10; we cancel after ROUNDS_PLAYED
@@ -264,6 +289,7 @@ class Table:
     rounds: list[tuple[float, float]] = field(default_factory=list)
     started_at: float | None = None  # Start click dispatched [monotonic]
     finished_at: float | None = None  # round-3 showdown seen [monotonic]
+    first_dms: list[float] = field(default_factory=list)  # round-1 builders created [wall]
 
 
 def is_builder(number: int):
@@ -306,6 +332,8 @@ class Bench:
     async def human(self, table: Table, user: FakeUser, number: int) -> InteractionResult:
         step = self.step
         dm = await user.next_dm(is_builder(number), timeout=step)
+        if number == 1:
+            table.first_dms.append(dm.created_at)
         if self.args.mode == "selects":
             back, middle = person_rows(dm, table.index * 100 + number)
             await self.act(table, "select", user.select(dm, "Back (5)", back, timeout=step))
@@ -630,22 +658,92 @@ async def stop_bots(procs: list[asyncio.subprocess.Process], grace: float) -> No
 
 @dataclass(frozen=True)
 class Combo:
-    """One run: a table count, the bot's COACH setting, its database and its process count."""
+    """One run: a table count, the bot's COACH setting, its database, its process count, and
+    the fake's rate limits: ``limits`` on or off, and (on) the DM-open bucket ``dm_opens``,
+    ``N/S``: N opens per S seconds."""
 
     tables: int
     coach: str
     database: str
     processes: int
+    limits: bool = True
+    dm_opens: str = "10/10"
 
     def __str__(self) -> str:
+        limits = f"limits on (DM opens {self.dm_opens} s)" if self.limits else "limits off"
         return (
             f"{self.tables} tables, COACH={self.coach}, {self.database},"
-            f" {self.processes} process{'es' if self.processes > 1 else ''}"
+            f" {self.processes} process{'es' if self.processes > 1 else ''}, {limits}"
         )
 
     @property
+    def limits_label(self) -> str:
+        return f"on, DM {self.dm_opens}" if self.limits else "off"
+
+    @property
     def tag(self) -> str:
-        return f"{self.tables}-{self.coach}-{self.database}-p{self.processes}"
+        limits = f"dm{self.dm_opens.replace('/', '-')}" if self.limits else "nolimits"
+        return f"{self.tables}-{self.coach}-{self.database}-p{self.processes}-{limits}"
+
+    def rate_limits(self) -> RateLimits:
+        """The fake's limits for this run."""
+        if not self.limits:
+            return RateLimits.off()
+        count, seconds = parse_window(self.dm_opens)
+        return RateLimits(dm_opens=(count, seconds))
+
+
+def parse_window(text: str) -> tuple[int, float]:
+    """``N/S`` (N requests per S seconds), as ``--dm-opens`` takes it."""
+    count, sep, seconds = text.partition("/")
+    try:
+        window = int(count), float(seconds)
+    except ValueError:
+        window = (0, 0.0)
+    if not sep or window[0] < 1 or window[1] <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: write a DM-open bucket as N/S, N opens per S seconds (e.g. 10/10)"
+        )
+    return window
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on now (for a bot's METRICS_PORT)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+_WAIT_LINE = re.compile(r"^capsa_rest_wait_seconds_(sum|count)\{.*\} ([0-9.e+-]+)$", re.M)
+
+
+async def rest_waits(port: int) -> tuple[float, int]:
+    """From a bot's /metrics: the seconds its bot-token requests waited (the global pace,
+    the routes' buckets, 429s; cogs/rest_pace.py) and how many requests that was."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{port}/metrics") as resp:
+            text = await resp.text()
+    total, count = 0.0, 0
+    for kind, value in _WAIT_LINE.findall(text):
+        if kind == "sum":
+            total += float(value)
+        else:
+            count += int(float(value))
+    return total, count
+
+
+async def seed_dm_channels(
+    fake: FakeDiscord, world: list[Table], db: Path, pg_url: str | None
+) -> None:
+    """``--dm-channels known``: every person has played before, so the bot's database holds
+    the DM channel it opened with them (cogs/table_base.py reads it instead of opening one)."""
+    repo = await data.open_repository(str(db), database_url=pg_url)
+    try:
+        for table in world:
+            for user in (table.host, table.guest):
+                await repo.remember_dm_channel(user.id, fake.dm_channel(user).id)
+    finally:
+        await repo.close()
 
 
 def profile_path(args: argparse.Namespace, combo: Combo, shard: int) -> str | None:
@@ -671,6 +769,7 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
         "coach": coach,
         "database": combo.database,
         "processes": n,
+        "limits": combo.limits_label,
     }
     db = workdir / f"load-{combo.tag}.sqlite3"
     logs = [
@@ -682,7 +781,9 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
     if combo.database == "postgres":
         pg_name, pg_url = await pg_create(admin_url)
     try:
-        async with FakeDiscord(interaction_deadline=args.deadline or None) as fake:
+        async with FakeDiscord(
+            interaction_deadline=args.deadline or None, limits=combo.rate_limits()
+        ) as fake:
             fake.settle_deferred_updates = True  # people see each click's result before next
             if n == 1:
                 guilds = [fake.add_guild("Load")]  # as before: no shard settings
@@ -698,10 +799,14 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
             base_env = {"SOLVER_WORKERS": str(args.solver_workers), "COACH": coach}
             if pg_url is not None:
                 base_env["DATABASE_URL"] = pg_url
+            ports = [free_port() for _ in range(n)]  # /metrics: the waits on Discord
             envs = [
-                base_env if n == 1 else base_env | {"SHARD_COUNT": str(n), "SHARD_IDS": str(i)}
+                (base_env if n == 1 else base_env | {"SHARD_COUNT": str(n), "SHARD_IDS": str(i)})
+                | {"METRICS_PORT": str(ports[i])}
                 for i in range(n)
             ]
+            if args.dm_channels == "known":
+                await seed_dm_channels(fake, world, db, pg_url)
             procs: list[asyncio.subprocess.Process] = []
             watch: ProcWatch | None = None
             lag = LoopLag()
@@ -716,6 +821,8 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
                 watch.start()
                 lag.start()
                 offset = time.time() - time.monotonic()
+                first_request = len(fake.requests)
+                waits0 = [await rest_waits(port) for port in ports]
                 t0 = time.monotonic()
                 tasks = [
                     asyncio.create_task(bench.guarded(t, args.ramp * i / max(1, tables)))
@@ -733,6 +840,9 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
                 result["cpu_per_process"] = per
                 result["own_cpu"] = sum(here.cpu_times()[:2]) - own0
                 result["wall"] = wall
+                result["load_requests"] = fake.requests[first_request:]
+                waits1 = [await rest_waits(port) for port in ports]
+                result["waited"] = sum(b[0] - a[0] for a, b in zip(waits0, waits1, strict=True))
                 result["quiesce"] = await quiesce(fake)
             finally:
                 if watch is not None:
@@ -742,6 +852,7 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
             result.update(peak_rss=watch.peak_rss, peak_rss_main=watch.peak_rss_main)
             result.update(procs=watch.peak_procs, lag=lag.lags)
             result.update(collect(fake, world, offset))
+            result.update(traffic(result.pop("load_requests", []), world, offset, result["rounds"]))
         if pg_url is not None:
             result["score_lag"] = await score_lag_pg(pg_url)
             result["reviews"] = await reviews_done_pg(pg_url)
@@ -772,9 +883,7 @@ def collect(fake: FakeDiscord, world: list[Table], offset: float) -> dict:
             acks.setdefault(int(parts[2]), (rec.at, rec.status))
             routes["POST /interactions/{id}/{token}/callback"] += 1
         else:
-            shape = "/".join("{id}" if p.isdigit() else p for p in parts)
-            shape = shape if "/webhooks/" not in shape else shape.split("/messages")[0] + "/…"
-            routes[f"{rec.method} {shape}"] += 1
+            routes[route_shape(rec.method, rec.path)] += 1
     latency: dict[str, list[float]] = defaultdict(list)
     expired = unanswered = 0
     showdown: list[float] = []
@@ -811,6 +920,50 @@ def collect(fake: FakeDiscord, world: list[Table], offset: float) -> dict:
     }
 
 
+def route_shape(method: str, path: str) -> str:
+    """A request's route with its ids and token as ``{id}`` and ``{token}``."""
+    parts = path.split("/")
+    if is_interaction_route(path):
+        if parts[1] == "interactions":
+            return "POST /interactions/{id}/{token}/callback"
+        tail = "/".join("{id}" if p.isdigit() else p for p in parts[4:])
+        return f"{method} /webhooks/{{id}}/{{token}}" + (f"/{tail}" if tail else "")
+    return f"{method} " + "/".join("{id}" if p.isdigit() else p for p in parts)
+
+
+def traffic(requests: list, world: list[Table], offset: float, rounds: int) -> dict:
+    """The requests of the load (first Start to the last table's end): bot-token ones and
+    interaction ones by route, the 429s (by the limits, by scope), the invalid requests
+    (401, 403, 429), and the round-1 DMs against the global limit's pace."""
+    bot: Counter[str] = Counter()
+    interaction: Counter[str] = Counter()
+    limited: Counter[str] = Counter()
+    invalid = 0
+    for rec in requests:
+        shape = route_shape(rec.method, rec.path)
+        (interaction if is_interaction_route(rec.path) else bot)[shape] += 1
+        if rec.status == 429:
+            limited[rec.limited or "injected"] += 1
+        invalid += rec.status in (401, 403, 429)
+    starts = [t.started_at + offset for t in world if t.started_at is not None]
+    dms = [at for t in world for at in t.first_dms]
+    first_dms = None
+    if starts and dms:
+        begin, last = min(starts), max(dms)
+        needed = sum(
+            begin <= rec.at <= last and not is_interaction_route(rec.path) for rec in requests
+        )
+        first_dms = (last - begin, needed, 1.2 * needed / GLOBAL_LIMIT + 1.0)
+    return {
+        "bot_routes": bot,
+        "interaction_routes": interaction,
+        "limited": limited,
+        "invalid": invalid,
+        "first_dms": first_dms,
+        "per_round": (sum(bot.values()) / rounds) if rounds else None,
+    }
+
+
 # --- report ---------------------------------------------------------------------------------
 
 
@@ -838,10 +991,14 @@ def rounds_per_s(r: dict) -> float | None:
 def speedups(results: list[dict]) -> list[str]:
     """For each run with several processes: its rounds/s over the one-process run's with the
     same tables, coach and database."""
-    single = {(r["tables"], r["coach"], r["database"]): r for r in results if r["processes"] == 1}
+    single = {
+        (r["tables"], r["coach"], r["database"], r["limits"]): r
+        for r in results
+        if r["processes"] == 1
+    }
     lines = []
     for r in results:
-        one = single.get((r["tables"], r["coach"], r["database"]))
+        one = single.get((r["tables"], r["coach"], r["database"], r["limits"]))
         if r["processes"] == 1 or one is None:
             continue
         many, base = rounds_per_s(r), rounds_per_s(one)
@@ -875,7 +1032,7 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         f"SOLVER_WORKERS={args.solver_workers} per process, "
         f"interaction deadline={args.deadline or 'off'} s, "
         f"ramp={args.ramp} s, think={args.think[0]:g}-{args.think[1]:g} s, "
-        f"{os.cpu_count()} CPUs."
+        f"DM channels {args.dm_channels}, {os.cpu_count()} CPUs."
     )
     if any(r["database"] == "postgres" for r in results):
         print(f"PostgreSQL: {redact(pg_admin_url())} (a fresh database each run)")
@@ -884,16 +1041,22 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         every = [v for vals in r["latency"].values() for v in vals]
         db = r["db"]
         rps = rounds_per_s(r)
+        per_round = r.get("per_round")
+        ceiling = f" (≤ {GLOBAL_LIMIT / per_round:.1f})" if per_round else ""
         rows.append(
             (
                 str(r["tables"]),
                 r["database"],
                 str(r["processes"]),
                 r["coach"],
+                r["limits"],
                 f"{r['completed']}/{r['tables']}",
                 f"{ms(pct(every, 50))} / {ms(pct(every, 99))}",
                 f"{secs(pct(r['showdown'], 50))} / {secs(pct(r['showdown'], 99))}",
-                "-" if rps is None else f"{rps:.1f}",
+                ("-" if rps is None else f"{rps:.1f}") + ceiling,
+                "-" if per_round is None else f"{per_round:.1f}",
+                str(sum(r.get("limited", {}).values())),
+                "-" if r.get("waited") is None else f"{r['waited']:.1f} s",
                 f"{r['cpu']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}%)",
                 f"{r['peak_rss'] / mb:.0f} MB",
                 "-" if db is None else f"{ms(pct(db['round'], 50))} / {ms(pct(db['round'], 99))}",
@@ -905,10 +1068,14 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         "database",
         "processes",
         "coach",
+        "limits",
         "done",
         "ack p50 / p99",
         "showdown p50 / p99",
-        "rounds/s",
+        "rounds/s (ceiling)",
+        "bot-token req/round",
+        "429s",
+        "waited on Discord",
         "bot CPU",
         "bot peak RSS",
         "SQLite writes/round p50 / p99",
@@ -999,6 +1166,7 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         )
         top = ", ".join(f"{k} ×{n}" for k, n in r["routes"].most_common(8))
         print(f"  requests to the fake: {sum(r['routes'].values())} ({top})")
+        traffic_lines(r)
         print(
             f"  bot log{'s' if r['processes'] > 1 else ''} {r['log']}: {r['log_errors']} "
             f"error/traceback lines, {r['log_warnings']} warnings"
@@ -1007,6 +1175,37 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
             print(f"  unfinished tables: {dict(r['errors'])}")
             for line in r["first_errors"]:
                 print(f"    {line}")
+
+
+def traffic_lines(r: dict) -> None:
+    """The load's requests per round, by kind and route; 429s; waits; the round-1 DMs."""
+    rounds = r["rounds"]
+    if not rounds or "bot_routes" not in r:
+        return
+    per_round = r["per_round"]
+    print(
+        f"  bot-token requests per round: {per_round:.2f} (the whole load over {rounds} rounds:"
+        f" lobbies, deals, DMs, showdowns, cancels); ceiling {GLOBAL_LIMIT} / {per_round:.2f}"
+        f" = {GLOBAL_LIMIT / per_round:.1f} rounds/s, measured {rounds_per_s(r) or 0:.1f}"
+    )
+    for label, routes in (("bot token", r["bot_routes"]), ("interaction", r["interaction_routes"])):
+        for route, count in routes.most_common():
+            print(f"    {label:<11} {count / rounds:6.2f}/round  ({count:>6})  {route}")
+    limited = ", ".join(f"{scope} {n}" for scope, n in r["limited"].items()) or "none"
+    print(f"  429s: {limited}; invalid requests (401, 403, 429): {r['invalid']}")
+    waited = r.get("waited")
+    if waited is not None:
+        print(
+            f"  the bot's bot-token requests waited {waited:.1f} s in all on Discord's limits"
+            f" (global pace, buckets, 429s; cogs/rest_pace.py): {waited / rounds:.3f} s a round"
+        )
+    if r["first_dms"] is not None:
+        last, needed, bound = r["first_dms"]
+        print(
+            f"  last round-1 DM {last:.1f} s after the first Start; {needed} bot-token requests"
+            f" in that time: 1.2 x {needed} / {GLOBAL_LIMIT} + 1 = {bound:.1f} s"
+            f" ({'within' if last <= bound else 'OVER'})"
+        )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -1050,6 +1249,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "CAPSA_TEST_DATABASE_URL's server (default " + PG_DEFAULT_URL + ")",
     )
     p.add_argument(
+        "--limits",
+        nargs="+",
+        choices=("on", "off"),
+        default=["on"],
+        help="the fake's Discord rate limits (tests/fakediscord/limits.py); 'on off' runs both",
+    )
+    p.add_argument(
+        "--dm-opens",
+        nargs="+",
+        default=["10/10"],
+        metavar="N/S",
+        help="with limits on: the DM-open bucket, N opens per S seconds (Discord does not"
+        " publish it); several values run each",
+    )
+    p.add_argument(
+        "--dm-channels",
+        choices=("known", "cold"),
+        default="known",
+        help="known: the bot's database holds every person's DM channel before the load (they"
+        " played before); cold: the bot opens each one",
+    )
+    p.add_argument(
         "--processes",
         nargs="+",
         type=int,
@@ -1059,6 +1280,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if any(n < 1 for n in args.processes):
         p.error("--processes: each value must be 1 or more")
+    for value in args.dm_opens:
+        try:
+            parse_window(value)
+        except argparse.ArgumentTypeError as exc:
+            p.error(f"--dm-opens: {exc}")
     return args
 
 
@@ -1070,14 +1296,17 @@ def combinations(args: argparse.Namespace) -> tuple[list[Combo], list[str]]:
         for database in dict.fromkeys(args.database):
             for processes in dict.fromkeys(args.processes):
                 for coach in dict.fromkeys(args.coach):
-                    combo = Combo(n, coach, database, processes)
-                    if database == "sqlite" and processes > 1:
-                        notes.append(
-                            f"skipped {combo}: a SQLite file serves one bot process"
-                            " (use --database postgres for several)"
-                        )
-                        continue
-                    combos.append(combo)
+                    for limits in dict.fromkeys(args.limits):
+                        opens = args.dm_opens if limits == "on" else args.dm_opens[:1]
+                        for dm_opens in dict.fromkeys(opens):
+                            combo = Combo(n, coach, database, processes, limits == "on", dm_opens)
+                            if database == "sqlite" and processes > 1:
+                                notes.append(
+                                    f"skipped {combo}: a SQLite file serves one bot process"
+                                    " (use --database postgres for several)"
+                                )
+                                continue
+                            combos.append(combo)
     return combos, list(dict.fromkeys(notes))
 
 

@@ -40,5 +40,11 @@ STANDINGS_CLAIM_SECONDS = 60.0  # the process posting the final standings holds 
 # database is out of reach: tried again this often (cogs/rounds.py until_stored).
 OUTAGE_RETRY_SECONDS = 1.0
 
+# --- Discord -------------------------------------------------------------------------
+# A round's status message is edited at most once in this long: the asks that come within it
+# (hands submitted together) are one edit, drawn from the latest state (Discord allows 5
+# edits per 5 s in a channel).
+STATUS_EDIT_SECONDS = 1.0
+
 # --- the database ----------------------------------------------------------------------
 DATABASE_CONNECT_SECONDS = 10.0  # how long to wait for the PostgreSQL server to answer

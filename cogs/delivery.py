@@ -33,6 +33,14 @@ class Outcome(Generic[T]):
         return self.error is None
 
     @property
+    def token_gone(self) -> bool:
+        """Discord no longer takes the interaction token it went through (expired, or an
+        unknown webhook or interaction: 404; an invalid token: 401)."""
+        return isinstance(self.error, discord.NotFound) or (
+            self.error is not None and self.error.status == 401
+        )
+
+    @property
     def dm_refused(self) -> bool:
         """The user takes no DMs from the bot (403 or code 50007)."""
         return isinstance(self.error, discord.Forbidden) or (

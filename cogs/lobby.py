@@ -297,6 +297,7 @@ class Lobby:
             match = await self._add_computer(match)
         if not await self.repo.start_match(match.id):  # cancelled meanwhile
             raise Refusal(RefusalCode.NOT_LOBBY)
+        await self.services.tokens.keep(interaction)  # round 1 speaks through it
         scheduler = self.services.scheduler
         # should this process die before round 1 is dealt, another deals it after a pause
         await scheduler.hold(match.id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS)

@@ -98,6 +98,13 @@ class Metrics:
             ["method", "route", "status"],
             registry=r,
         )
+        self.rest_wait = histogram(
+            "capsa_rest_wait_seconds",
+            "What a bot-token request to Discord waited (the global pace, its route's bucket,"
+            " a 429) besides its HTTP exchange, by route",
+            ["route"],
+            buckets=LAG_BUCKETS,
+        )
         self.open_tables = Gauge(
             "capsa_open_tables", "Tables in a lobby or playing (the whole database)", registry=r
         )
@@ -128,6 +135,11 @@ class Metrics:
         self, _session: object, _ctx: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
     ) -> None:
         self.rest_request(params.method, params.url.path, "error")
+
+    def rest_waited(self, route: str, seconds: float) -> None:
+        """A bot-token request waited ``seconds`` (``cogs.rest_pace``); ``route`` is
+        discord.py's template (``/channels/{channel_id}/messages``)."""
+        self.rest_wait.labels(route).observe(seconds)
 
     def rest_request(self, method: str, path: str, status: str) -> None:
         route = route_template(path)

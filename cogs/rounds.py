@@ -8,8 +8,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ from capsa.timings import (
     OUTAGE_RETRY_SECONDS,
     SHOWDOWN_CLAIM_SECONDS,
     STANDINGS_CLAIM_SECONDS,
+    STATUS_EDIT_SECONDS,
 )
 from cogs.components import Refusal, RefusalCode
 from cogs.delivery import DM_CLOSED, attempt, send_to
@@ -98,7 +99,11 @@ class Rounds:
         self.flow = services.flow
         self.display = display
         self.coach = coach
-        self._status_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # the status edits (refresh_status): rounds asked for, rounds with an edit job,
+        # and when each round's status was last edited (the event loop's clock)
+        self._status_asked: set[int] = set()
+        self._status_jobs: set[int] = set()
+        self._status_edited: dict[int, float] = {}
 
     def register(self) -> None:
         self.flow.handle(Step.DEAL, self.deal)
@@ -158,19 +163,6 @@ class Rounds:
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.services.round_now(rnd.id)
-        lang = await language_for(self.repo, match)  # the table's
-        if rnd.status_message_id is None:
-            posted = await attempt(
-                self.services.channel(match.channel_id).send(
-                    **status_screen(match, rnd, lang).send_kwargs()
-                ),
-                "table %s: could not post the round status",
-                match.id,
-                level=logging.ERROR,
-                trace=True,
-            )
-            if posted.value is not None:
-                await self.repo.set_round_messages(rnd.id, status_message_id=posted.value.id)
         await asyncio.gather(
             *(
                 self._send_builder_dm(match, rnd, seat)
@@ -181,6 +173,24 @@ class Rounds:
                 and not rnd.hands[seat.seat].submitted
             )
         )
+        if rnd.status_message_id is not None:  # posted before a restart, with its deadline
+            return
+        # Nobody loses countdown to queueing (Discord's rate limits): it runs from the last
+        # hand delivered, and the status, posted after the hands, shows that deadline.
+        await self.repo.set_round_deadline(rnd.id, time.time() + match.countdown)
+        rnd = await self.services.round_now(rnd.id)
+        lang = await language_for(self.repo, match)  # the table's
+        posted = await attempt(
+            self.services.channel(match.channel_id).send(
+                **status_screen(match, rnd, lang).send_kwargs()
+            ),
+            "table %s: could not post the round status",
+            match.id,
+            level=logging.ERROR,
+            trace=True,
+        )
+        if posted.value is not None:
+            await self.repo.set_round_messages(rnd.id, status_message_id=posted.value.id)
 
     async def _submit_computer(
         self, rnd: RoundRecord, seat: int, choice: Arrangement, *, auto: bool = False
@@ -208,8 +218,10 @@ class Rounds:
         lang = await language_for(self.repo, match, user_id=seat.user_id)  # their DM: theirs
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
+        # the countdown runs from the last hand delivered (prepare_round): not before now
+        shown = replace(rnd, deadline=max(rnd.deadline, time.time() + match.countdown))
         screen = await self.display.screen(
-            match, rnd, seat.seat, draft, lang, priority=Priority.DEAL
+            match, shown, seat.seat, draft, lang, priority=Priority.DEAL
         )
         # Opening the DM channel can be refused as well as the message: Discord answers
         # 403 (or 400) with code 50007 there too when the user takes no DMs.
@@ -252,22 +264,44 @@ class Rounds:
         )
 
     async def refresh_status(self, match: MatchRecord, rnd: RoundRecord) -> None:
-        """Show who has submitted. One edit at a time per round, each from a fresh read, so
-        a slow earlier edit can never land over a later state."""
-        async with self._status_locks[rnd.id]:
-            fresh = await self.repo.get_round(rnd.id)
-            if fresh is None or fresh.status_message_id is None:
-                return
-            channel = self.services.channel(match.channel_id)
-            message = channel.get_partial_message(fresh.status_message_id)
-            screen = status_screen(match, fresh, await language_for(self.repo, match))
-            await attempt(
-                message.edit(**screen.edit_kwargs()),
-                "table %s: could not update the status message",
-                match.id,
-            )
-            if fresh.scored:
-                self._status_locks.pop(fresh.id, None)
+        """Show who has submitted, soon: returns at once (the caller may hold the table's
+        lock, and an edit can wait seconds on the channel's rate limit). One edit job per
+        round, each edit from a fresh read, so a slow earlier edit never lands over a later
+        state; asks that come within STATUS_EDIT_SECONDS of the last edit are one edit."""
+        self._status_asked.add(rnd.id)
+        if rnd.id not in self._status_jobs:
+            self._status_jobs.add(rnd.id)
+            self.services.scheduler.spawn(self._status_edits(match, rnd.id))
+
+    async def _status_edits(self, match: MatchRecord, round_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while round_id in self._status_asked:
+                wait = self._status_edited.get(round_id, -STATUS_EDIT_SECONDS)
+                wait += STATUS_EDIT_SECONDS - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._status_asked.discard(round_id)
+                self._status_edited[round_id] = loop.time()
+                if await self._edit_status(match, round_id):
+                    self._status_edited.pop(round_id, None)  # the last: everyone is in
+        finally:
+            self._status_jobs.discard(round_id)
+
+    async def _edit_status(self, match: MatchRecord, round_id: int) -> bool:
+        """Redraw the round's status as stored now; True once it shows the round scored."""
+        fresh = await self.repo.get_round(round_id)
+        if fresh is None or fresh.status_message_id is None:
+            return fresh is None
+        channel = self.services.channel(match.channel_id)
+        message = channel.get_partial_message(fresh.status_message_id)
+        screen = status_screen(match, fresh, await language_for(self.repo, match))
+        await attempt(
+            message.edit(**screen.edit_kwargs()),
+            "table %s: could not update the status message",
+            match.id,
+        )
+        return fresh.scored
 
     async def close_round(self, match_id: int) -> None:
         """A hand came in: if it was the last, the round closes now (and its showdown is
@@ -457,6 +491,7 @@ class Rounds:
             raise Refusal(RefusalCode.NEXT_STARTED, k=current.number)
         if current is None or current.number != number or not current.scored:
             raise Refusal(RefusalCode.NEXT_WAIT)
+        await self.services.tokens.keep(interaction)  # the next round speaks through it
         lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()

@@ -12,6 +12,7 @@ from capsa.cards import Card, parse_cards
 from capsa.presets import Preset, get_preset
 from capsa.scoring import RoundResult, Seat, score_round
 from capsa.settings import Level
+from cogs.channel_posts import ChannelTokens, TableChannel
 from cogs.worker_pool import Priority
 from data.repository import (
     HandRecord,
@@ -31,7 +32,8 @@ class TableServices:
     """The shared services of every table, handed to the lobby, the hand builder and the
     rounds.
 
-    ``client``: the Discord connection (channels by id, DM channels). ``repo``: where every
+    ``client``: the Discord connection (channels by id, DM channels); ``tokens``: the
+    tables' channels through interaction tokens. ``repo``: where every
     table's state lives. ``workers``: the worker processes (solver, pictures). ``flow``: how
     a table moves on (``cogs.flow``), with the tables' timers and background jobs
     (``scheduler``) and their locks.
@@ -50,17 +52,25 @@ class TableServices:
         self.flow = flow
         self.scheduler = flow.scheduler
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.tokens = ChannelTokens(client, repo)
 
-    def channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(channel_id)
+    def channel(self, channel_id: int) -> TableChannel:
+        """A table's channel: its messages through the latest interaction token (Start,
+        Next) while one is valid, else the bot token (``cogs.channel_posts``)."""
+        return self.tokens.channel(channel_id)
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The DM channel with a player: opened once, then remembered (two fewer requests
-        for every deal)."""
+        """The DM channel with a player: opened once per person and stored, so that every
+        process, and a restarted one, reuses it (opening one is a request of its own, with a
+        small rate limit of its own)."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
+            channel_id = await self.repo.dm_channel_of(user_id)
+        if channel_id is None:
             data = await self.client.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel_id = int(data["id"])
+            await self.repo.remember_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def round_now(self, round_id: int) -> RoundRecord:

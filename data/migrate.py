@@ -47,6 +47,9 @@ TABLES = (
     "hand_reviews",
     "timers",
     "preferences",
+    "dm_channels",
+    "channel_tokens",
+    "message_tokens",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

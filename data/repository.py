@@ -591,6 +591,31 @@ class Repository(Protocol):
         ``dm_refused`` and no DM message."""
         ...
 
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """The DM channel opened with a person, for every later deal (any process)."""
+        ...
+
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel opened with a person before, or None."""
+        ...
+
+    async def keep_channel_token(self, channel_id: int, token: str, expires_at: float) -> None:
+        """The latest interaction token of a table's channel (Start, Next), usable until
+        ``expires_at`` (unix s), unless the one kept expires later. Never logged."""
+        ...
+
+    async def channel_token(self, channel_id: int) -> tuple[str, float] | None:
+        """The channel's interaction token and its expiry, if one is still valid."""
+        ...
+
+    async def keep_message_token(self, message_id: int, token: str, expires_at: float) -> None:
+        """The interaction token a message was sent with (its edits go through it)."""
+        ...
+
+    async def message_token(self, message_id: int) -> str | None:
+        """The token a message was sent with, if it is still valid."""
+        ...
+
     async def submit_hand(
         self,
         round_id: int,

@@ -103,6 +103,8 @@ class Kind(StrEnum):
     TIMER = "timer"
     PROCESS = "process"  # a bot process's row (alive while it renews it)
     PREFERENCES = "preferences"  # a person's /capsa me choices
+    DM_CHANNEL = "dm_channel"  # the DM channel opened with a person
+    TOKEN = "token"  # an interaction token kept for a channel or a message
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -887,6 +889,80 @@ class SqlRepository(ABC):
             " WHERE round_id = ? AND seat = ?",
             round_id,
             seat,
+        )
+
+    @writes(Kind.DM_CHANNEL)
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                "INSERT INTO dm_channels (user_id, channel_id, opened_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET"
+                " channel_id = excluded.channel_id, opened_at = excluded.opened_at",
+                user_id,
+                channel_id,
+                db.stamp(time.time()),
+            )
+
+        await self._tx(tx)
+
+    @reads
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        return await self._tx(
+            lambda db: db.value("SELECT channel_id FROM dm_channels WHERE user_id = ?", user_id),
+            read=True,
+        )
+
+    @writes(Kind.TOKEN)
+    async def keep_channel_token(self, channel_id: int, token: str, expires_at: float) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(f"DELETE FROM message_tokens WHERE expires_at <= {db.NOW}")
+            await db.run(
+                "INSERT INTO channel_tokens (channel_id, token, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (channel_id) DO UPDATE SET"
+                " token = excluded.token, expires_at = excluded.expires_at"
+                " WHERE excluded.expires_at >= channel_tokens.expires_at",
+                channel_id,
+                token,
+                db.stamp(float(expires_at)),
+            )
+
+        await self._tx(tx)
+
+    @reads
+    async def channel_token(self, channel_id: int) -> tuple[str, float] | None:
+        async def tx(db: Tx) -> tuple[str, float] | None:
+            row = await db.one(
+                "SELECT token, expires_at FROM channel_tokens"
+                f" WHERE channel_id = ? AND expires_at > {db.NOW}",
+                channel_id,
+            )
+            expires = None if row is None else db.secs(row[1])
+            return None if row is None or expires is None else (str(row[0]), expires)
+
+        return await self._tx(tx, read=True)
+
+    @writes(Kind.TOKEN)
+    async def keep_message_token(self, message_id: int, token: str, expires_at: float) -> None:
+        async def tx(db: Tx) -> None:
+            await db.run(
+                "INSERT INTO message_tokens (message_id, token, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (message_id) DO UPDATE SET"
+                " token = excluded.token, expires_at = excluded.expires_at",
+                message_id,
+                token,
+                db.stamp(float(expires_at)),
+            )
+
+        await self._tx(tx)
+
+    @reads
+    async def message_token(self, message_id: int) -> str | None:
+        return await self._tx(
+            lambda db: db.value(
+                f"SELECT token FROM message_tokens WHERE message_id = ? AND expires_at > {db.NOW}",
+                message_id,
+            ),
+            read=True,
         )
 
     @writes(Kind.ROUND.by("round_id"))

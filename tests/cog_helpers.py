@@ -114,6 +114,8 @@ def make_ix(
 ) -> MagicMock:
     ix = MagicMock(spec=discord.Interaction)
     ix.client = client
+    ix.token = f"interaction-token-{user_id}"
+    ix.created_at = discord.utils.utcnow()
     ix.user = SimpleNamespace(id=user_id, display_name=name or f"user{user_id}")
     ix.permissions = SimpleNamespace(manage_guild=manage_guild)
     ix.locale = locale

@@ -21,10 +21,15 @@ from tests.fakediscord import FakeDiscord, only_localhost
 
 @pytest.fixture
 async def fake_discord():
+    """The fake Discord with Discord's rate limits on (tests/fakediscord/limits.py). A test
+    fails if the bot was answered 429 by them: it must never run into a limit (a 429 the
+    test injected itself, a route fault, is the test's own)."""
     with only_localhost():
         async with FakeDiscord() as fake:
             fake.settle_deferred_updates = True  # the hand builder acknowledges first
             yield fake
+            limited = [f"{r.method} {r.path} ({r.limited})" for r in fake.rate_limited]
+            assert not limited, f"the bot was rate limited {len(limited)} times: {limited[:5]}"
 
 
 # --- the Discord glue's unit tests (tests/test_cogs_*.py) --------------------------------
@@ -66,7 +71,7 @@ async def fake_bot(repo, executor):
 PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_TABLES = (
     "guild_settings, players, matches, match_seats, rounds, hands, round_scores, hand_reviews,"
-    " timers, preferences"
+    " timers, preferences, dm_channels, channel_tokens, message_tokens"
 )
 
 

@@ -38,6 +38,13 @@ Rows = tuple[str, str, str]  # back, middle, front as card text, e.g. ("9S 9H 9D
 # --- the table -------------------------------------------------------------------------------
 
 
+def channel_posts(fake: FakeDiscord, chan: FakeChannel) -> re.Pattern[str]:
+    """The routes of a new message in a table's channel: the channel's (the bot token) or
+    an interaction token's followup (cogs/channel_posts.py: after Start or Next, while the
+    token is valid), for a fault or stall on the table's next post."""
+    return re.compile(rf"^(/channels/{chan.id}/messages|/webhooks/{fake.application_id}/[^/]+)$")
+
+
 async def open_started_table(
     fake: FakeDiscord,
     chan: FakeChannel,

@@ -176,6 +176,7 @@ async def test_confirmed_foul_is_stored_fouled_and_locks_the_dm_builder(fake_bot
     dm.edit.assert_awaited_once()
     assert dm.edit.await_args.kwargs["view"] is None
     assert "Locked in" in dm.edit.await_args.kwargs["embed"].description
+    await fake_bot.tables.scheduler.jobs_done()  # the status is edited beside the click
     status = fake_bot.channels[CHANNEL].get_partial_message(700)
     text = embed_text(status.edit.await_args.kwargs["embed"])
     assert "✅ alice" in text and "⏳ bob" in text

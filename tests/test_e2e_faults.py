@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
 from capsa.presets import get_preset
 from capsa.render import render_showdown
 from tests.e2e import make_bot, play_builder, warung
-from tests.e2e_extra import engine_result
+from tests.e2e_extra import channel_posts, engine_result
 from tests.fakediscord import running_bot
 
 
@@ -26,7 +25,7 @@ async def test_showdown_survives_429_and_500_and_the_match_survives_a_gateway_dr
 
         # The next message the bot creates in the channel is the showdown: make Discord
         # rate-limit it twice and then fail it twice with 500 before it goes through.
-        create = re.compile(rf"/channels/{chan.id}/messages$")
+        create = channel_posts(fake, chan)  # through Start's token, or the bot token
         limited = fake.faults.rate_limit(create, times=2, retry_after=0.2, method="POST")
         broken = fake.faults.server_error(create, times=2, method="POST")
         await play_builder(alice, builder)

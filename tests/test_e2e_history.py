@@ -1,7 +1,8 @@
 """History, replay and rematch through the real bot and the fake Discord.
 
 The finished matches are written beforehand through the repository exactly as the bot
-writes them (dealt, set by the solver, scored by the engine, places stored), so each test
+writes them (dealt, set by the solver, scored by the engine, each showdown marked posted,
+places stored, the standings marked posted), so each test
 starts from a server with a past; the rematch's match is left with its last round scored
 but not finished, as a bot that died right after scoring leaves it, so the restarted bot
 finishes it and posts the standings with their Rematch button."""
@@ -77,6 +78,8 @@ async def seed_match(
         result = round_result(started, rnd)
         payload = result.to_dict() | {"auto": []}
         assert await repo.score_round(rnd.id, payload, round_scores(result), now=at + 30)
+        if finish or number < rounds:  # its showdown was posted (and Discord kept no id)
+            assert await repo.mark_showdown_posted(rnd.id, None)
     if finish:
         names = seat_names(started)
         totals = await repo.match_totals(match.id)
@@ -84,6 +87,7 @@ async def seed_match(
         by_name = {name: seat for seat, name in names.items()}
         places = {by_name[s.name]: s.place for s in table}
         assert await repo.finish_match(match.id, places, now=when + HOUR)
+        assert await repo.mark_standings_posted(match.id, None)  # and its standings
     found = await repo.get_match(match.id)
     assert found is not None
     return found

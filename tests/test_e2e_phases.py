@@ -23,7 +23,7 @@ from capsa.presets import get_preset
 from capsa.solver import arrange
 from cogs.life import Phase
 from tests.e2e import hand_of, play_builder, start_bot_process, stop_bot_process, warung
-from tests.e2e_extra import is_open_lobby
+from tests.e2e_extra import channel_posts, is_open_lobby
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, eventually
 
 TARGET = 5.0  # s after the restarted process is ready
@@ -221,7 +221,7 @@ async def test_scored_killed_while_the_showdown_post_is_in_flight(fake_discord, 
     chan, (alice,) = warung(fake, "alice")
     async with running(fake, tmp_path) as bot:
         dm = await started(bot, chan, alice)
-        post = fake.faults.stall(f"/channels/{chan.id}/messages", STALL, method="POST")
+        post = fake.faults.stall(channel_posts(fake, chan), STALL, method="POST")
         await play_builder(alice, dm)
         await eventually(lambda: post.held == 1, timeout=20, message="the showdown's post")
         assert bot.sql("SELECT status, showdown_claim_owner IS NOT NULL FROM rounds") == [

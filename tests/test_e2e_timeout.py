@@ -95,8 +95,11 @@ async def test_timeout_auto_arranges_and_marks_auto(fake_discord, tmp_path, monk
         ]
         assert_showdown_is_engines(showdown, engine_result(showdown, preset))
 
+        async def shown() -> bool:  # marked a moment after the message is out
+            return (await bot.repo.get_round(rnd.id)).status == "shown"
+
+        await eventually(shown)  # scored, and its showdown posted
         scored = await bot.repo.get_round(rnd.id)
-        assert scored.status == "shown"  # scored, and its showdown posted
         assert scored.hands[1].auto and not scored.hands[1].fouled
         assert not scored.hands[0].auto
 

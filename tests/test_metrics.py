@@ -14,8 +14,8 @@ from bot import CapsaBot, Config
 from cogs import health
 from cogs.metrics import Metrics, route_template
 from tests.e2e import play_builder, warung
-from tests.e2e_extra import expire_countdown
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.e2e_extra import channel_posts, expire_countdown
+from tests.fakediscord import FakeDiscord, eventually, running_bot
 
 
 def metered_bot(fake: FakeDiscord, db: Path) -> CapsaBot:
@@ -62,8 +62,9 @@ async def test_metrics_move_during_a_match(fake_discord, tmp_path):
         assert value(lobby_time, "capsa_open_tables") == 1
         await alice.click(lobby, "Start")
         dm_a = await alice.latest_dm(timeout=10)
-        # the showdown's post is rate-limited once: the 429 is counted by its route
-        create = re.compile(rf"/channels/{chan.id}/messages$")
+        # the showdown's post (a followup of Start's token) is rate-limited once: the 429
+        # is counted by its route
+        create = channel_posts(fake, chan)
         limited = fake.faults.rate_limit(create, times=1, retry_after=0.1, method="POST")
         await play_builder(alice, dm_a)
         # bob lets the countdown run out: its timer fires (and its lag is measured)
@@ -72,6 +73,11 @@ async def test_metrics_move_during_a_match(fake_discord, tmp_path):
         await expire_countdown(bot, match.id, rnd.id)
         await fake.wait_for_message(chan, lambda m: "Showdown · round 1/5" in m.text(), timeout=20)
         assert limited.hits == 1
+
+        async def shown() -> bool:  # marked a moment after the message is out
+            return (await bot.repo.get_round(rnd.id)).status == "shown"
+
+        await eventually(shown)
         status, after = await scrape(bot)
         print(after)
 
@@ -84,8 +90,9 @@ async def test_metrics_move_during_a_match(fake_discord, tmp_path):
     assert value(after, "capsa_showdown_seconds_count") == 1
     assert value(after, "capsa_open_tables") == 1
     assert value(after, "capsa_worker_queue_depth") == 0
-    route = "/channels/{id}/messages"
-    assert value(after, "capsa_rest_requests_total", route=route, status="429") == 1
+    followup = "/webhooks/{id}/{token}"
+    assert value(after, "capsa_rest_requests_total", route=followup, status="429") == 1
+    route = "/channels/{id}/messages"  # the two DMs
     assert value(after, "capsa_rest_requests_total", method="POST", route=route, status="200") >= 2
     callback = "/interactions/{id}/{token}/callback"
     assert value(after, "capsa_rest_requests_total", route=callback) >= 6

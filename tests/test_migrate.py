@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,9 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
         await repo.set_round_messages(rnd.id, status_message_id=9001)
         await repo.set_dm_message(rnd.id, 0, 31, 32)
         await repo.mark_dm_refused(rnd.id, 2)
+        await repo.remember_dm_channel(100, 2**62 + 7)
+        await repo.keep_channel_token(10, "interaction-token", T0 + 900)
+        await repo.keep_message_token(9001, "interaction-token", time.time() + 900)
         lobby = await new_match(repo, channel=50, host=500, now=T0 + 7.5)
         matches = [x.id for x in await repo.active_matches()]
         assert lobby.id in matches

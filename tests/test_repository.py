@@ -252,6 +252,7 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (7, "processes"),
         (8, "guild_settings_json"),
         (11, "preferences"),
+        (12, "fewer_requests"),
         (13, "surrender"),
     ]
     assert set(TABLES) <= tables

@@ -18,6 +18,12 @@ Quick start (pytest, asyncio_mode=auto)::
             msg = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
             await alice.click(msg, "Join")
 
+Discord's rate limits are on (``limits.py``: the global 50 a second on bot-token routes,
+the interaction routes exempt; per-channel buckets for message posts and edits; DM-channel
+opens), with Discord's headers and 429s; ``FakeDiscord(limits=RateLimits.off())`` or
+``fake.limits = RateLimits(...)`` changes them, ``fake.rate_limited`` lists the 429s they
+gave and ``fake.invalid_requests`` counts the 401s, 403s and 429s.
+
 A bot subprocess gets ``fake.bot_env()`` (DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 DISCORD_TOKEN) and calls ``cogs.discord_endpoints.apply_endpoints`` before creating its client.
 """
@@ -26,6 +32,7 @@ from .fake import FakeDiscord
 from .faults import Faults, RouteFault, Stall
 from .harness import assert_points_at, only_localhost, restored_endpoints, running_bot, spawn_bot
 from .interactions import InteractionResult
+from .limits import RateLimits, is_interaction_route
 from .server import RecordedRequest
 from .state import (
     FakeAccount,
@@ -56,11 +63,13 @@ __all__ = [
     "Faults",
     "InteractionResult",
     "Perm",
+    "RateLimits",
     "RecordedRequest",
     "RouteFault",
     "Stall",
     "assert_points_at",
     "eventually",
+    "is_interaction_route",
     "only_localhost",
     "restored_endpoints",
     "running_bot",

@@ -11,6 +11,7 @@ from aiohttp import web
 from .faults import Faults
 from .gateway import Gateway
 from .interactions import InteractionResult
+from .limits import Limiter, RateLimits
 from .server import RecordedRequest, build_app
 from .state import (
     FakeAccount,
@@ -47,8 +48,11 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         buffer_size: int = 200_000,
         recommended_shards: int = 1,
+        limits: RateLimits | None = None,
     ) -> None:
         self.ids = Snowflakes()
+        # Discord's rate limits (limits.py), on unless ``RateLimits.off()`` is passed
+        self.limiter = Limiter(limits if limits is not None else RateLimits())
         # GET /gateway/bot's "shards": what an AutoShardedBot without a shard count runs
         self.recommended_shards = recommended_shards
         self.token = token
@@ -378,6 +382,25 @@ class FakeDiscord:
     @property
     def unknown_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.unknown_route]
+
+    @property
+    def limits(self) -> RateLimits:
+        return self.limiter.settings
+
+    @limits.setter
+    def limits(self, settings: RateLimits) -> None:
+        self.limiter.configure(settings)
+
+    @property
+    def rate_limited(self) -> list[RecordedRequest]:
+        """Requests the rate limits answered with 429 (not the 429s a test injected)."""
+        return [r for r in self.requests if r.limited is not None]
+
+    @property
+    def invalid_requests(self) -> int:
+        """Answers Discord counts toward its ban of 10,000 in 10 minutes: 401, 403 and 429
+        (injected ones included, as Discord would count them)."""
+        return sum(r.status in (401, 403, 429) for r in self.requests)
 
     async def wait_for_identify(self, count: int = 1, timeout: float = 10.0) -> None:
         """Wait until the gateway has seen ``count`` IDENTIFYs in total (restarts, op 9)."""

@@ -1,7 +1,8 @@
 """aiohttp app: the REST API under /api/v10, the gateway at /gateway, attachment downloads.
 
 Every API request is recorded (``FakeDiscord.requests``). Route faults are applied before
-routing. Unknown routes answer 404 JSON and are recorded with ``unknown_route=True``.
+routing; the rate limits (``limits.py``) after it, before the route's handler. Unknown
+routes answer 404 JSON and are recorded with ``unknown_route=True``.
 Responses carry ``Content-Type: application/json`` exactly (discord.py compares it verbatim).
 """
 
@@ -50,6 +51,8 @@ class RecordedRequest:
     response: Any = None
     unknown_route: bool = False
     fault: str | None = None
+    limited: str | None = None  # refused by the rate limits: "user" (a route's) or "global"
+    headers: dict[str, str] = field(default_factory=dict)  # the rate limits' answer headers
 
     @property
     def error_code(self) -> int | None:
@@ -157,16 +160,22 @@ def build_app(fake: FakeDiscord) -> web.Application:
             rec.status, rec.response = 404, {"code": 0, "message": "404: Not Found"}
             return json_response(404, rec.response)
         handler, params, auth = found
-        if auth and request.headers.get("Authorization") != f"Bot {fake.token}":
+        bot_token = request.headers.get("Authorization") == f"Bot {fake.token}"
+        if auth and not bot_token:
             rec.status, rec.response = 401, {"code": 0, "message": "401: Unauthorized"}
             return json_response(401, rec.response)
+        verdict = fake.limiter.check(method, path, bot_token)
+        rec.headers = verdict.headers
+        if verdict.refused is not None:
+            rec.status, rec.response, rec.limited = 429, verdict.refused, verdict.scope
+            return json_response(429, rec.response, verdict.headers)
         req = Req(fake, method, path, params, dict(request.query), body, uploads)
         try:
             status, data = await handler(req)
         except ApiError as exc:
             status, data = exc.status, exc.body()
         rec.status, rec.response = status, data
-        return json_response(status, data)
+        return json_response(status, data, verdict.headers)
 
     async def attachment(request: web.Request) -> web.StreamResponse:
         att = fake.attachments.get(int(request.match_info["aid"]))
