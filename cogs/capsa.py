@@ -89,6 +89,8 @@ class Capsa(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        # matches finished before ratings existed (or whose rating a crash cut short)
+        await self.bot.repo.rate_finished_matches()
         await self.tables.resume()
 
     async def cog_unload(self) -> None:

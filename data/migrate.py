@@ -46,6 +46,10 @@ TABLES = (
     "round_scores",
     "hand_reviews",
     "timers",
+    "rating_guilds",
+    "rated_matches",
+    "ratings",
+    "rating_changes",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
+from capsa.rating import Placing, RatedPlayer, Rating
 from capsa.settings import (
     BOT_LEVEL,
     COUNTDOWN,
@@ -50,7 +51,7 @@ UNFINISHED_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING, MatchStatus.FINIS
 FINISHED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ENDED)  # places stored: it counts
 SCORED_STATUSES = (RoundStatus.SCORED, RoundStatus.SHOWN)  # result stored: it counts
 DEALT_STATUSES = (RoundStatus.DEALING, RoundStatus.OPEN)  # hands may be submitted
-LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
+LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest", "rating")
 SHARPEST_MIN_ROUNDS = 20  # reviewed rounds a player needs to be ranked by sharpness
 RECENT_REVIEWS = 100  # the "recent" sharpness: over this many of a player's last rounds
 
@@ -229,6 +230,7 @@ class LeaderRow:
     rounds: int
     reviewed: int = 0  # rounds the coach reviewed that count toward sharpness
     loss: float | None = None  # their average points lost to the best setting, a hand
+    rating: Rating | None = None  # their rating on the server (capsa.rating), if rated
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,8 @@ class PlayerStats:
     loss_all: float | None = None  # over all of them
     loss_recent: float | None = None  # over the last RECENT_REVIEWS of them
     uncounted: int = 0  # reviewed rounds that do not count (auto-arranged, timed out)
+    rating: Rating | None = None  # their rating on the server (capsa.rating), if rated
+    rating_change: float | None = None  # its conservative value's change in their last match
 
 
 @dataclass(frozen=True)
@@ -639,4 +643,19 @@ class Repository(Protocol):
 
     async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
         """How many matches ``finished_matches`` pages through."""
+        ...
+
+    # ratings (capsa/rating.py): finish_match rates the match in its transaction
+    async def rate_finished_matches(self, *, now: float | None = None) -> int:
+        """Rate every finished match not rated yet (those finished before ratings existed),
+        each server's in the order they finished, each once; how many were rated."""
+        ...
+
+    async def ratings(self, guild_id: int) -> dict[RatedPlayer, Rating]:
+        """Every rated player of the server (members and computer levels) and their rating."""
+        ...
+
+    async def rated_placings(self, guild_id: int) -> list[tuple[Placing, ...]]:
+        """The places of the server's rated matches, in the order they were rated: what
+        ``capsa.rating.replay`` turns into ``ratings`` again."""
         ...

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
+from capsa.rating import Placing, RatedPlayer, Rating, rate_match
 from capsa.timings import PROCESS_DEAD_SECONDS, PROCESSES_KEPT_SECONDS, TIMER_WAKE_SECONDS
 
 from .common import (
@@ -96,6 +97,7 @@ class Kind(StrEnum):
     REVIEW = "review"
     TIMER = "timer"
     PROCESS = "process"  # a bot process's row (alive while it renews it)
+    RATING = "rating"  # a server's ratings (capsa/rating.py)
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -299,15 +301,19 @@ def _leader_cte(since: bool) -> str:
         "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
         f"  WHERE m.guild_id = ? AND m.status {_FINISHED} AND s.user_id IS NOT NULL{finish_time}"
         "  GROUP BY s.user_id"
+        "), rat AS ("
+        "  SELECT user_id, mu, sigma, rating, matches AS rated FROM ratings"
+        "  WHERE guild_id = ? AND user_id IS NOT NULL"
         "), board AS ("
         "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
         "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
         "   COALESCE(pts.rounds, 0) AS rounds, COALESCE(rev.reviewed, 0) AS reviewed,"
-        "   rev.loss AS loss"
+        "   rev.loss AS loss, rat.mu, rat.sigma, rat.rating, COALESCE(rat.rated, 0) AS rated"
         "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
         "  LEFT JOIN pts ON pts.user_id = u.user_id"
         "  LEFT JOIN res ON res.user_id = u.user_id"
         "  LEFT JOIN rev ON rev.user_id = u.user_id"
+        "  LEFT JOIN rat ON rat.user_id = u.user_id"
         ") "
     )
 
@@ -641,7 +647,7 @@ class SqlRepository(ABC):
             time=True,
         )
 
-    @writes(Kind.MATCH.by("match_id"))
+    @writes(Kind.MATCH.by("match_id"), Kind.RATING)
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None
     ) -> bool:
@@ -664,6 +670,7 @@ class SqlRepository(ABC):
                     int(seat),
                 ):
                     raise ValueError(f"table #{match_id} has no seat {seat}")
+            await self._rate_pending(db, row["guild_id"], t)
             return True
 
         return await self._tx(tx)
@@ -1082,6 +1089,9 @@ class SqlRepository(ABC):
                 rounds=int(r["rounds"]),
                 reviewed=int(r["reviewed"]),
                 loss=None if r["loss"] is None else float(r["loss"]),
+                rating=None
+                if r["mu"] is None
+                else Rating(float(r["mu"]), float(r["sigma"]), int(r["rated"])),
             )
             for r in await self._tx(tx, read=True)
         ]
@@ -1144,9 +1154,19 @@ class SqlRepository(ABC):
                 RECENT_REVIEWS,
                 *key,
             )
-            return agg, specials, best, res, coach
+            rated = await db.one(
+                "SELECT mu, sigma, matches FROM ratings WHERE guild_id = ? AND player = ?",
+                guild_id,
+                RatedPlayer.member(user_id).key,
+            )
+            change = await db.value(
+                "SELECT rating_after - rating_before FROM rating_changes"
+                f" WHERE {where} ORDER BY seq DESC LIMIT 1",
+                *key,
+            )
+            return agg, specials, best, res, coach, rated, change
 
-        agg, specials, best, res, coach = await self._tx(tx, snapshot=True)
+        agg, specials, best, res, coach, rated, change = await self._tx(tx, snapshot=True)
         assert agg is not None and res is not None and coach is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])
@@ -1164,6 +1184,10 @@ class SqlRepository(ABC):
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best),
             **coach_fields(coach),
+            rating=None
+            if rated is None
+            else Rating(float(rated["mu"]), float(rated["sigma"]), int(rated["matches"])),
+            rating_change=None if change is None else float(change),
         )
 
     # ------------------------------------------------------------------ the coach
@@ -1432,13 +1456,155 @@ class SqlRepository(ABC):
         params = [guild_id] if user_id is None else [guild_id, user_id]
         return int(await self._tx(lambda db: db.value(sql, *params), read=True) or 0)
 
+    # ------------------------------------------------------------------ ratings
+
+    async def _rate_pending(self, db: Tx, guild_id: int, now: float) -> int:
+        """Rate the server's finished matches that are not rated yet, in the order they
+        finished, with capsa.rating, and store them as rated: the server's row in
+        ``rating_guilds`` is locked first, so its matches are rated one at a time, each
+        once. How many it rated."""
+        await db.run(
+            "INSERT INTO rating_guilds (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+            guild_id,
+        )
+        seq = int(
+            await db.value(f"SELECT rated FROM rating_guilds WHERE guild_id = ?{db.LOCK}", guild_id)
+        )
+        rows = await db.all(
+            "SELECT m.id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
+            " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+            f" WHERE m.guild_id = ? AND m.status {_FINISHED} AND NOT EXISTS"
+            " (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)"
+            " ORDER BY m.finished_at, m.id, s.seat",
+            guild_id,
+        )
+        pending: dict[int, list[Placing]] = {}  # in the order they finished
+        for r in rows:
+            placings = pending.setdefault(r["id"], [])
+            if r["place"] is not None:
+                placings.append(Placing(_rated_player(r["user_id"], r["level"]), int(r["place"])))
+        if not pending:
+            return 0
+        ratings = await self._load_ratings(
+            db, guild_id, {p.player for placings in pending.values() for p in placings}
+        )
+        for match_id, placings in pending.items():
+            seq += 1
+            after = rate_match(ratings, placings)
+            await db.many(
+                "INSERT INTO rating_changes (match_id, player, guild_id, user_id, seq,"
+                " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        player.key,
+                        guild_id,
+                        player.user_id,
+                        seq,
+                        ratings.get(player, Rating()).conservative,
+                        rating.conservative,
+                    )
+                    for player, rating in after.items()
+                ],
+            )
+            await db.many(
+                "INSERT INTO ratings (guild_id, player, user_id, mu, sigma, rating, matches)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+                " matches = excluded.matches",
+                [
+                    (
+                        guild_id,
+                        player.key,
+                        player.user_id,
+                        rating.mu,
+                        rating.sigma,
+                        rating.conservative,
+                        rating.matches,
+                    )
+                    for player, rating in after.items()
+                ],
+            )
+            await db.run(
+                "INSERT INTO rated_matches (match_id, guild_id, seq, rated_at) VALUES (?, ?, ?, ?)",
+                match_id,
+                guild_id,
+                seq,
+                db.stamp(now),
+            )
+            ratings.update(after)
+        await db.run("UPDATE rating_guilds SET rated = ? WHERE guild_id = ?", seq, guild_id)
+        return len(pending)
+
+    async def _load_ratings(
+        self, db: Tx, guild_id: int, players: set[RatedPlayer] | None = None
+    ) -> dict[RatedPlayer, Rating]:
+        """The stored ratings of the server's players (of ``players`` only, if given)."""
+        where, keys = "guild_id = ?", [p.key for p in sorted(players or ())]
+        if players is not None:
+            if not keys:
+                return {}
+            where += f" AND player IN ({_marks(len(keys))})"
+        rows = await db.all(
+            f"SELECT player, mu, sigma, matches FROM ratings WHERE {where}", guild_id, *keys
+        )
+        return {
+            RatedPlayer.from_key(r["player"]): Rating(
+                float(r["mu"]), float(r["sigma"]), int(r["matches"])
+            )
+            for r in rows
+        }
+
+    @writes(Kind.RATING)
+    async def rate_finished_matches(self, *, now: float | None = None) -> int:
+        t = now_or(now)
+        guilds = await self._tx(
+            lambda db: db.all(
+                f"SELECT DISTINCT guild_id FROM matches m WHERE status {_FINISHED} AND NOT EXISTS"
+                " (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY guild_id"
+            ),
+            read=True,
+        )
+        rated = 0
+        for row in guilds:
+            guild_id = int(row[0])
+            rated += await self._tx(functools.partial(self._rate_pending, guild_id=guild_id, now=t))
+        return rated
+
+    @reads
+    async def ratings(self, guild_id: int) -> dict[RatedPlayer, Rating]:
+        return await self._tx(lambda db: self._load_ratings(db, guild_id), read=True)
+
+    @reads
+    async def rated_placings(self, guild_id: int) -> list[tuple[Placing, ...]]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT r.match_id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
+                " FROM rated_matches r JOIN matches m ON m.id = r.match_id"
+                " JOIN match_seats s ON s.match_id = r.match_id"
+                " WHERE r.guild_id = ? AND s.place IS NOT NULL ORDER BY r.seq, s.seat",
+                guild_id,
+            ),
+            read=True,
+        )
+        matches: dict[int, list[Placing]] = {}
+        for r in rows:
+            player = _rated_player(r["user_id"], r["level"])
+            matches.setdefault(r["match_id"], []).append(Placing(player, int(r["place"])))
+        return [tuple(placings) for placings in matches.values()]
+
 
 def _leader_params(db: Tx, guild_id: int, since: float | None) -> list[Any]:
     """``_leader_cte``'s parameters."""
     when = [] if since is None else [db.stamp(since)]
-    return [guild_id, *when] * 3
+    return [*[guild_id, *when] * 3, guild_id]
 
 
 def _strength(best_row: dict[str, Any] | None) -> int | None:
     strength = (best_row or {}).get("strength")
     return int(strength) if isinstance(strength, int | float) else None
+
+
+def _rated_player(user_id: int | None, level: str) -> RatedPlayer:
+    """Who a seat's rating belongs to: its member, or the computers of its level."""
+    return RatedPlayer.computer(level) if user_id is None else RatedPlayer.member(user_id)
