@@ -21,9 +21,11 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 CONSERVATIVE_SIGMAS = 3  # the rating shown and ranked: mu - 3 sigma (openskill's ordinal)
-# A rating is "provisional" for a player's first matches: bench/rating.py shows that after
-# 10 matches at 2-4 seat tables sigma has only come down from 8.3 to about 6.6, and the
-# players' order by rating agrees with their true order far less than later on.
+# A rating is "provisional" for a player's first matches. `python -m bench.rating` (40
+# players of known skill at 2-4 seat tables) measured how well the order by rating agrees
+# with the true order (Spearman): 0.22 after 1 match, 0.57 after 3, 0.70 after 5, 0.79
+# after 10, 0.84 after 30. From 10 matches on it is about as good as it gets for a long
+# while, so a rating stops being provisional there.
 PROVISIONAL_MATCHES = 10
 
 
