@@ -50,6 +50,8 @@ TABLES = (
     "rated_matches",
     "ratings",
     "rating_changes",
+    "daily_hands",
+    "daily_plays",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

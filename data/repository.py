@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
@@ -290,6 +291,35 @@ class MatchSummary:
 
     match: MatchRecord
     totals: dict[int, float]  # seat -> points, every seat of the match
+
+
+@dataclass(frozen=True)
+class DailyHand:
+    """A server's daily hand of a (UTC) day: the rules it is valued by and its 13 cards."""
+
+    guild_id: int
+    day: date
+    preset: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """A member's one play of a daily hand, as the coach valued it."""
+
+    guild_id: int
+    day: date
+    user_id: int
+    back: tuple[str, ...]
+    middle: tuple[str, ...]
+    front: tuple[str, ...]
+    declare: str | None
+    fouled: bool
+    value: float  # expected points of the setting
+    best_value: float  # of the coach's best setting
+    loss: float
+    review: dict[str, Any]  # capsa.coach.Review.to_dict
+    played_at: float
 
 
 def validate_guild_settings(fields: dict[str, Any]) -> dict[str, Any]:
@@ -658,4 +688,48 @@ class Repository(Protocol):
     async def rated_placings(self, guild_id: int) -> list[tuple[Placing, ...]]:
         """The places of the server's rated matches, in the order they were rated: what
         ``capsa.rating.replay`` turns into ``ratings`` again."""
+        ...
+
+    # the daily hand (capsa/daily.py): days are UTC dates
+    async def open_daily(
+        self,
+        guild_id: int,
+        day: date,
+        preset: str,
+        cards: list[str] | tuple[str, ...],
+        *,
+        now: float | None = None,
+    ) -> DailyHand:
+        """The server's hand of ``day``: stored with these rules and cards by the first
+        caller; every later caller gets the stored one."""
+        ...
+
+    async def daily_hand(self, guild_id: int, day: date) -> DailyHand | None: ...
+
+    async def record_daily_play(
+        self,
+        guild_id: int,
+        day: date,
+        user_id: int,
+        rows: tuple[list[str] | tuple[str, ...], ...],
+        declare: str | None,
+        fouled: bool,
+        review: dict[str, Any],
+        *,
+        now: float | None = None,
+    ) -> bool:
+        """Keep a member's play of the day's hand (its rows back, middle, front, and the
+        coach's review: ``played_value``, ``best_value``, ``loss``), once: False if they
+        played it already (or the day's hand was never opened)."""
+        ...
+
+    async def daily_play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None: ...
+
+    async def daily_plays(self, guild_id: int, day: date) -> list[DailyPlay]:
+        """The plays of the server's hand of ``day``, smallest loss first (then first
+        played)."""
+        ...
+
+    async def daily_days(self, guild_id: int, user_id: int) -> list[date]:
+        """The days the member played the server's daily hand, oldest first."""
         ...

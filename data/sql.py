@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
@@ -59,6 +60,8 @@ from .repository import (
     SCORED_STATUSES,
     UNFINISHED_STATUSES,
     AlreadySeated,
+    DailyHand,
+    DailyPlay,
     GuildSettings,
     LeaderRow,
     MatchRecord,
@@ -98,6 +101,7 @@ class Kind(StrEnum):
     TIMER = "timer"
     PROCESS = "process"  # a bot process's row (alive while it renews it)
     RATING = "rating"  # a server's ratings (capsa/rating.py)
+    DAILY = "daily"  # a server's daily hand and its plays (capsa/daily.py)
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -1592,6 +1596,152 @@ class SqlRepository(ABC):
             player = _rated_player(r["user_id"], r["level"])
             matches.setdefault(r["match_id"], []).append(Placing(player, int(r["place"])))
         return [tuple(placings) for placings in matches.values()]
+
+    # ------------------------------------------------------------------ the daily hand
+
+    @writes(Kind.DAILY)
+    async def open_daily(
+        self,
+        guild_id: int,
+        day: date,
+        preset: str,
+        cards: Sequence[str],
+        *,
+        now: float | None = None,
+    ) -> DailyHand:
+        text = cards_text(cards)
+        if len(cards_tuple(text) or ()) != 13:
+            raise ValueError(f"a daily hand has 13 cards, not {len(cards)}")
+        t = now_or(now)
+
+        async def tx(db: Tx) -> DailyHand:
+            await db.run(
+                "INSERT INTO daily_hands (guild_id, day, preset, cards, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day) DO NOTHING",
+                guild_id,
+                day.isoformat(),
+                preset,
+                text,
+                db.stamp(t),
+            )
+            found = await self._load_daily(db, guild_id, day)
+            assert found is not None
+            return found
+
+        return await self._tx(tx)
+
+    async def _load_daily(self, db: Tx, guild_id: int, day: date) -> DailyHand | None:
+        row = await db.one(
+            "SELECT preset, cards FROM daily_hands WHERE guild_id = ? AND day = ?",
+            guild_id,
+            day.isoformat(),
+        )
+        if row is None:
+            return None
+        return DailyHand(guild_id, day, row["preset"], cards_tuple(row["cards"]) or ())
+
+    @reads
+    async def daily_hand(self, guild_id: int, day: date) -> DailyHand | None:
+        return await self._tx(lambda db: self._load_daily(db, guild_id, day), read=True)
+
+    @writes(Kind.DAILY)
+    async def record_daily_play(
+        self,
+        guild_id: int,
+        day: date,
+        user_id: int,
+        rows: tuple[Sequence[str], ...],
+        declare: str | None,
+        fouled: bool,
+        review: dict[str, Any],
+        *,
+        now: float | None = None,
+    ) -> bool:
+        back, middle, front = (cards_text(row) for row in rows)
+        text = to_json(review)
+        t = now_or(now)
+
+        async def tx(db: Tx) -> bool:
+            hand = await self._load_daily(db, guild_id, day)
+            if hand is None:
+                return False
+            check_setting({"back": back, "middle": middle, "front": front}, hand.cards)
+            return 1 == await db.run(
+                "INSERT INTO daily_plays (guild_id, day, user_id, back, middle, front, declare,"
+                " fouled, value, best_value, loss, review, played_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, day, user_id) DO NOTHING",
+                guild_id,
+                day.isoformat(),
+                user_id,
+                back,
+                middle,
+                front,
+                declare,
+                bool(fouled),
+                float(review["played_value"]),
+                float(review["best_value"]),
+                max(0.0, float(review["loss"])),
+                text,
+                db.stamp(t),
+            )
+
+        return await self._tx(tx)
+
+    def _daily_play(self, db: Tx, r: Row) -> DailyPlay:
+        return DailyPlay(
+            guild_id=int(r["guild_id"]),
+            day=date.fromisoformat(r["day"]),
+            user_id=int(r["user_id"]),
+            back=cards_tuple(r["back"]) or (),
+            middle=cards_tuple(r["middle"]) or (),
+            front=cards_tuple(r["front"]) or (),
+            declare=r["declare"],
+            fouled=bool(r["fouled"]),
+            value=float(r["value"]),
+            best_value=float(r["best_value"]),
+            loss=float(r["loss"]),
+            review=from_json(r["review"]),
+            played_at=db.secs(r["played_at"]) or 0.0,
+        )
+
+    @reads
+    async def daily_play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None:
+        async def tx(db: Tx) -> DailyPlay | None:
+            row = await db.one(
+                "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND user_id = ?",
+                guild_id,
+                day.isoformat(),
+                user_id,
+            )
+            return None if row is None else self._daily_play(db, row)
+
+        return await self._tx(tx, read=True)
+
+    @reads
+    async def daily_plays(self, guild_id: int, day: date) -> list[DailyPlay]:
+        async def tx(db: Tx) -> list[DailyPlay]:
+            rows = await db.all(
+                "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ?"
+                " ORDER BY loss, played_at, user_id",
+                guild_id,
+                day.isoformat(),
+            )
+            return [self._daily_play(db, r) for r in rows]
+
+        return await self._tx(tx, read=True)
+
+    @reads
+    async def daily_days(self, guild_id: int, user_id: int) -> list[date]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT day FROM daily_plays WHERE guild_id = ? AND user_id = ? ORDER BY day",
+                guild_id,
+                user_id,
+            ),
+            read=True,
+        )
+        return [date.fromisoformat(r[0]) for r in rows]
 
 
 def _leader_params(db: Tx, guild_id: int, since: float | None) -> list[Any]:

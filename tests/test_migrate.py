@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import asyncpg
 import pytest
 
 import data.migrate
+from capsa.daily import daily_cards
 from data import Repository, open_repository
 from tests.test_repository import (
     DAY,
@@ -69,6 +71,14 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
         await repo.set_round_messages(rnd.id, status_message_id=9001)
         await repo.set_dm_message(rnd.id, 0, 31, 32)
         await repo.mark_dm_refused(rnd.id, 2)
+        day = date(2023, 11, 14)  # a daily hand played
+        cards = [c.code for c in daily_cards(GUILD, day)]
+        await repo.open_daily(GUILD, day, "standard", cards, now=T0 + 5)
+        daily_review = {"played_value": -1.5, "best_value": 2.25, "loss": 3.75}
+        rows = (cards[:5], cards[5:10], cards[10:])
+        assert await repo.record_daily_play(
+            GUILD, day, 300, rows, None, True, daily_review, now=T0 + 6.5
+        )
         lobby = await new_match(repo, channel=50, host=500, now=T0 + 7.5)
         matches = [x.id for x in await repo.active_matches()]
         assert lobby.id in matches
@@ -106,7 +116,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
             await repo.match_totals(match_id),
         ]
     for guild in (GUILD, OTHER_GUILD):
-        for sort in ("points", "wins", "matches", "sweeps", "sharpest"):
+        for sort in ("points", "wins", "matches", "sweeps", "sharpest", "rating"):
             for days in (None, 2, 7, 30):
                 out.append(await repo.leaderboard(guild, sort, days, now=T0))
                 out.append(await repo.leaderboard_count(guild, days, now=T0, sort=sort))
@@ -116,6 +126,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
     out += [await repo.timers_of(i) for i in ids["matches"]]
     out += [await repo.active_match_of_user(u) for u in (100, 300, 301, 500)]
     out += [await repo.active_match_in_channel(c) for c in (10, 40, 50)]
+    out += [await repo.ratings(GUILD), await repo.daily_plays(GUILD, date(2023, 11, 14))]
     return to_microseconds(out)
 
 
