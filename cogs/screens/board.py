@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from capsa.cards import format_cards, parse_cards
+from capsa.daily import Streak
 from capsa.i18n import t
 from capsa.names import category_name, special_name
 from capsa.rating import PROVISIONAL_MATCHES, Rating
@@ -111,10 +112,15 @@ def leaderboard_screen(
     )
 
 
-def stats_screen(stats: PlayerStats, name: str, lang: str) -> Screen:
-    """A member's stats (``name``: as the server shows them); a line if they never played."""
+def stats_screen(stats: PlayerStats, name: str, lang: str, streak: Streak) -> Screen:
+    """A member's stats (``name``: as the server shows them), with their daily hand
+    ``streak``; a line if they never played (and their streak, if they played the daily
+    hand only)."""
     if stats.rounds == 0:
-        return Screen(content=t("st.no_games", lang, name=name))
+        lines = [t("st.no_games", lang, name=name)]
+        if streak.best:
+            lines.append(f"{t('st.streak', lang)}: {streak_text(streak, lang)}")
+        return Screen(content="\n".join(lines))
     embed = discord.Embed(title=t("st.title", lang, name=name), colour=GREEN)
     embed.add_field(name=t("st.matches", lang), value=str(stats.matches))
     embed.add_field(name=t("st.wins", lang), value=str(stats.wins))
@@ -143,7 +149,15 @@ def stats_screen(stats: PlayerStats, name: str, lang: str) -> Screen:
         )
     embed.add_field(name=t("st.coach", lang), value=coach, inline=False)
     embed.add_field(name=t("st.rating", lang), value=rating_text(stats, lang), inline=False)
+    embed.add_field(name=t("st.streak", lang), value=streak_text(streak, lang), inline=False)
     return Screen(embeds=(embed,))
+
+
+def streak_text(streak: Streak, lang: str) -> str:
+    """Days in a row they played the daily hand: now, and their longest."""
+    if not streak.best:
+        return t("st.streak_none", lang)
+    return t("st.streak_value", lang, current=streak.current, best=streak.best)
 
 
 def rating_text(stats: PlayerStats, lang: str) -> str:
