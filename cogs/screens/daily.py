@@ -131,7 +131,7 @@ def daily_board_screen(
     embed.description = "\n".join(lines) if lines else t("daily.board_empty", lang)
     if over:
         shown = format_cards(parse_cards(cards), symbols=True)
-        embed.add_field(name=t("hand.cards", lang), value=shown, inline=False)
+        embed.add_field(name=t("daily.cards", lang), value=shown, inline=False)
     if over and plays:  # every play's review has the same best setting
         best = Review.from_dict(plays[0].review)
         embed.add_field(
