@@ -1,15 +1,20 @@
-"""The daily hand through the real bot and the fake Discord: three members play the same
-13 cards (one across a restart, with a builder opened before it), each is told their
-setting's value against the coach's best, their loss and their place; a second try is
-refused; the board is right, and shows the cards and the best setting only once the day
-is over (the bot's clock moved on a day)."""
+"""The daily hand through the real bot and the fake Discord, on SQLite and on PostgreSQL:
+three members play the same 13 cards (one across a restart, with a builder opened before
+it), each is told their setting's value against the coach's best, their loss and their
+place; a second try is refused; the board is right, and shows the cards and the best
+setting only once the day is over (the bot's clock moved on a day)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from pathlib import Path
 
+import pytest
+
+from bot import CapsaBot, Config
 from capsa.builder import Draft
 from capsa.coach import review_hand
 from capsa.daily import DAILY_OPPONENTS, daily_cards, day_of, places
@@ -17,7 +22,7 @@ from capsa.presets import get_preset
 from capsa.solver import arrange
 from cogs.screens.daily import points
 from cogs.tables import tables_of
-from tests.e2e import cards_in, hand_of, make_bot, set_rows, warung
+from tests.e2e import cards_in, hand_of, set_rows, warung
 from tests.fakediscord import FakeMessage, FakeUser, running_bot
 
 NOON = datetime(2026, 12, 2, 12, 0, tzinfo=UTC).timestamp()
@@ -58,9 +63,22 @@ def board_ids(text: str) -> list[int]:
     return [int(m) for m in MENTION.findall(text)]
 
 
-async def test_three_members_play_the_daily_hand(fake_discord, tmp_path):
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
+    """Where the bot keeps its data: a SQLite file, or this run's PostgreSQL database."""
+    if request.param == "postgres":
+        return {"database_url": request.getfixturevalue("pg_url")}
+    return {"database_path": str(tmp_path / "capsa.sqlite3")}
+
+
+def make_bot(fake, database: dict[str, str]) -> CapsaBot:
+    config = Config(token=fake.token, guild_ready_timeout=0.05, **database)
+    return CapsaBot(config, executor=ThreadPoolExecutor(2))
+
+
+async def test_three_members_play_the_daily_hand(fake_discord, database):
     fake = fake_discord
-    db = tmp_path / "capsa.sqlite3"
+    db = database
     chan, (alice, bob, carol) = warung(fake, "alice", "bob", "carol")
     guild_id = chan.guild.id
     cards = daily_cards(guild_id, DAY)
@@ -131,6 +149,10 @@ async def test_three_members_play_the_daily_hand(fake_discord, tmp_path):
         best = fields[f"The coach's best setting ({points(review.best_value)})"].split("\n")
         front_back = [set(cards_in(line)) for line in best]  # front on top, as on the table
         assert front_back == [set(row) for row in reversed(review.best)]
+        # a builder of yesterday's hand is over
+        await carol.click(second, "Clear")
+        over = await carol.wait_for_ephemeral(lambda m: "is over" in m.text(), after=refused)
+        assert "That day's hand is over: today's is a new one." in over.text()
         # and today's hand is a new one, with nobody on its board yet
         board = (await carol.slash("capsa daily board", channel=chan)).message
         assert "Nobody has played this day's hand." in board.text()
