@@ -16,12 +16,15 @@ import pytest
 
 from bot import CapsaBot, Config
 from capsa.builder import Draft
+from capsa.cards import parse_cards
 from capsa.coach import review_hand
 from capsa.daily import DAILY_OPPONENTS, daily_cards, day_of, places
+from capsa.names import special_name
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from cogs.screens.daily import points
 from cogs.tables import tables_of
+from data import open_repository
 from tests.e2e import cards_in, hand_of, set_rows, warung
 from tests.fakediscord import FakeMessage, FakeUser, running_bot
 
@@ -160,3 +163,32 @@ async def test_three_members_play_the_daily_hand(fake_discord, database):
         stats = (await alice.slash("capsa stats", channel=chan)).message
         # no match played, but the daily hand: its streak is there
         assert "Daily hand: days in a row: 1 now · longest 1" in stats.text()
+
+
+async def test_a_special_is_declared_from_the_daily_builder(fake_discord, tmp_path):
+    fake = fake_discord
+    chan, (alice,) = warung(fake, "alice")
+    database = {"database_path": str(tmp_path / "capsa.sqlite3")}
+    dragon = parse_cards("AS KH QD JC TS 9H 8D 7C 6S 5H 4D 3C 2S".split())
+    repo = await open_repository(database["database_path"])
+    try:  # a rigged day: its hand is a dragon
+        await repo.open_daily(chan.guild.id, DAY, "standard", [c.code for c in dragon])
+    finally:
+        await repo.close()
+
+    bot = make_bot(fake, database)
+    async with running_bot(fake, bot):
+        tables_of(bot).daily.clock = lambda: NOON
+        builder = await open_builder(alice, chan)
+        declare = f"Declare {special_name('dragon', 'en')}"
+        assert declare in builder.button_labels() and "Auto-arrange" not in builder.button_labels()
+        await alice.click(builder, declare)
+        await until(lambda: "you lost" in builder.text())
+        hand = Draft.start(dragon).hand
+        rows = (hand[:5], hand[5:10], hand[10:])
+        review = review_hand(hand, get_preset("standard"), DAILY_OPPONENTS, rows, "dragon")
+        text = builder.text()
+        assert f"worth **{points(review.played_value)}** points" in text
+        assert f"Declared {special_name('dragon', 'en')}" in text
+        play = await bot.repo.daily_play(chan.guild.id, DAY, alice.id)
+        assert play is not None and play.declare == "dragon"

@@ -11,10 +11,9 @@ import discord
 
 from capsa.builder import Draft, preview_lines
 from capsa.cards import format_cards, parse_cards
-from capsa.coach import Review
+from capsa.coach import Review, review_text
 from capsa.daily import day_number, shown_loss
 from capsa.i18n import t
-from capsa.names import special_name
 from capsa.showdown import signed
 from cogs.screens.base import GOLD, GREEN, GREY, Picture, Screen, relative, with_picture
 from cogs.screens.builder import HAND_PICTURE, special_held_note
@@ -76,9 +75,6 @@ def daily_result_screen(
     """A member's play of the day's hand: its value against the coach's best, the loss,
     and their place among the members who played it so far (``again``: they asked for
     the builder a second time)."""
-    rows = Draft.start(parse_cards([*play.back, *play.middle, *play.front])).with_setting(
-        parse_cards(play.back), parse_cards(play.middle)
-    )
     embed = discord.Embed(
         title=t("daily.title", lang, day=play.day.isoformat()),
         colour=GOLD if place == 1 else GREY,
@@ -92,9 +88,7 @@ def daily_result_screen(
             players=players,
         ),
     )
-    played = "\n".join(preview_lines(rows, lang)[:3])
-    if play.declare:
-        played = t("hand.declared", lang, special=special_name(play.declare, lang))
+    played = review_text(Review.from_dict(play.review), lang).yours  # as the coach writes it
     embed.add_field(name=t("hand.rows", lang), value=played, inline=False)
     embed.add_field(
         name="⏳",
@@ -136,19 +130,10 @@ def daily_board_screen(
         best = Review.from_dict(plays[0].review)
         embed.add_field(
             name=t("daily.best", lang, value=points(best.best_value)),
-            value=_best_lines(best, lang),
+            value=review_text(best, lang).best,
             inline=False,
         )
     elif not over:
         embed.set_footer(text=t("daily.hidden", lang))
         embed.add_field(name="⏳", value=t("daily.ends", lang, when=relative(ends)), inline=False)
     return Screen(embeds=(embed,), mentions=discord.AllowedMentions.none())
-
-
-def _best_lines(best: Review, lang: str) -> str:
-    """The coach's best choice: its rows, or the special it declares."""
-    if best.best_declare is not None:
-        return t("hand.declared", lang, special=special_name(best.best_declare, lang))
-    back, middle, _ = best.best
-    draft = Draft.start(best.cards).with_setting(back, middle)
-    return "\n".join(preview_lines(draft, lang)[:3])
