@@ -12,7 +12,8 @@ Run from the repository root:
    true skill over the players with at least that many matches.
 2. The past (migration 0009 rates it at start): ``--backfill`` finished matches of one
    server stored in a temporary SQLite file without ratings, then timed:
-   ``rate_finished_matches`` once.
+   ``rate_finished_matches`` once, then 50 more matches' ``finish_match`` one at a time
+   (the places and the rating in one transaction) on that server.
 
 It measures; it asserts nothing.
 """
@@ -105,9 +106,25 @@ async def backfill(count: int) -> None:
             start = time.perf_counter()
             rated = await repo.rate_finished_matches()
             took = time.perf_counter() - start
+            print(f"backfill: {rated} finished matches rated at start in {took * 1000:.0f} ms")
+            finishes = []
+            for n in range(count, count + 50):  # then matches finish one at a time
+                m = await repo.create_match(
+                    GUILD, 10 + n, 100, "standard", {}, 5, 60, "normal", "auto", 2, "en", None,
+                    "p", now=n,
+                )  # fmt: skip
+                await repo.add_seat(m.id, 101, "q")
+                await repo.start_match(m.id, now=n)
+                start = time.perf_counter()
+                await repo.finish_match(m.id, {0: 1, 1: 2}, now=n + 1)
+                finishes.append(time.perf_counter() - start)
+            print(
+                f"finish_match (places and rating in one transaction) on a server with {count}"
+                f" rated matches: median {statistics.median(finishes) * 1000:.2f} ms"
+                f" over {len(finishes)}"
+            )
         finally:
             await repo.close()
-        print(f"backfill: {rated} finished matches rated at start in {took * 1000:.0f} ms (SQLite)")
 
 
 def main() -> None:

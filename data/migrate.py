@@ -46,6 +46,7 @@ TABLES = (
     "round_scores",
     "hand_reviews",
     "timers",
+    # not rating_queue: the bot queues again at start each finished match that is not rated
     "rating_guilds",
     "rated_matches",
     "ratings",

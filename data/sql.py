@@ -674,6 +674,11 @@ class SqlRepository(ABC):
                     int(seat),
                 ):
                     raise ValueError(f"table #{match_id} has no seat {seat}")
+            await db.run(
+                "INSERT INTO rating_queue (match_id, guild_id) VALUES (?, ?)",
+                match_id,
+                row["guild_id"],
+            )
             await self._rate_pending(db, row["guild_id"], t)
             return True
 
@@ -1463,10 +1468,10 @@ class SqlRepository(ABC):
     # ------------------------------------------------------------------ ratings
 
     async def _rate_pending(self, db: Tx, guild_id: int, now: float) -> int:
-        """Rate the server's finished matches that are not rated yet, in the order they
-        finished, with capsa.rating, and store them as rated: the server's row in
-        ``rating_guilds`` is locked first, so its matches are rated one at a time, each
-        once. How many it rated."""
+        """Rate the server's matches in ``rating_queue`` (finished, not rated yet), in the
+        order they finished, with capsa.rating, store them as rated and take them off the
+        queue: the server's row in ``rating_guilds`` is locked first, so its matches are
+        rated one at a time, each once. How many it rated."""
         await db.run(
             "INSERT INTO rating_guilds (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
             guild_id,
@@ -1476,10 +1481,9 @@ class SqlRepository(ABC):
         )
         rows = await db.all(
             "SELECT m.id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
-            " FROM matches m JOIN match_seats s ON s.match_id = m.id"
-            f" WHERE m.guild_id = ? AND m.status {_FINISHED} AND NOT EXISTS"
-            " (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)"
-            " ORDER BY m.finished_at, m.id, s.seat",
+            " FROM rating_queue q JOIN matches m ON m.id = q.match_id"
+            " JOIN match_seats s ON s.match_id = m.id"
+            " WHERE q.guild_id = ? ORDER BY m.finished_at, m.id, s.seat",
             guild_id,
         )
         pending: dict[int, list[Placing]] = {}  # in the order they finished
@@ -1536,6 +1540,7 @@ class SqlRepository(ABC):
                 seq,
                 db.stamp(now),
             )
+            await db.run("DELETE FROM rating_queue WHERE match_id = ?", match_id)
             ratings.update(after)
         await db.run("UPDATE rating_guilds SET rated = ? WHERE guild_id = ?", seq, guild_id)
         return len(pending)
@@ -1562,13 +1567,17 @@ class SqlRepository(ABC):
     @writes(Kind.RATING)
     async def rate_finished_matches(self, *, now: float | None = None) -> int:
         t = now_or(now)
-        guilds = await self._tx(
-            lambda db: db.all(
-                f"SELECT DISTINCT guild_id FROM matches m WHERE status {_FINISHED} AND NOT EXISTS"
-                " (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY guild_id"
-            ),
-            read=True,
-        )
+
+        async def queue(db: Tx) -> Sequence[Row]:
+            await db.run(  # any finished match neither rated nor queued (an older version's)
+                "INSERT INTO rating_queue (match_id, guild_id) SELECT id, guild_id FROM matches m"
+                f" WHERE status {_FINISHED}"
+                " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)"
+                " ON CONFLICT (match_id) DO NOTHING"
+            )
+            return await db.all("SELECT DISTINCT guild_id FROM rating_queue ORDER BY guild_id")
+
+        guilds = await self._tx(queue)
         rated = 0
         for row in guilds:
             guild_id = int(row[0])

@@ -66,7 +66,7 @@ async def fake_bot(repo, executor):
 PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_TABLES = (
     "guild_settings, players, matches, match_seats, rounds, hands, round_scores, hand_reviews,"
-    " timers, rating_guilds, rated_matches, ratings, rating_changes,"
+    " timers, rating_guilds, rating_queue, rated_matches, ratings, rating_changes,"
     " daily_hands, daily_plays"
 )
 

@@ -1,13 +1,24 @@
 -- Ratings (issue 21): each server's rating of each player, updated once per finished match
 -- from its final places by capsa/rating.py, in the transaction that finishes the match
 -- (data/sql.py finish_match), or at start for the matches finished before this migration
--- (rate_finished_matches). A player is `member:<user id>` or `computer:<level>`.
+-- (rate_finished_matches, from rating_queue). A player is `member:<user id>` or `computer:<level>`.
 
 -- A server's rating state: locked while a match is rated (one at a time, in order).
 CREATE TABLE rating_guilds (
     guild_id  BIGINT PRIMARY KEY,
     rated     INTEGER NOT NULL DEFAULT 0      -- matches rated so far: the last seq
 );
+
+-- The finished matches waiting to be rated: finish_match queues its match and rates the
+-- server's queue in the same transaction; the matches finished before this migration are
+-- queued here, and rated (in the order they finished) when the bot starts.
+CREATE TABLE rating_queue (
+    match_id  BIGINT  PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+    guild_id  BIGINT  NOT NULL
+);
+CREATE INDEX rating_queue_guild ON rating_queue (guild_id);
+INSERT INTO rating_queue (match_id, guild_id)
+    SELECT id, guild_id FROM matches WHERE status IN ('finished', 'ended');
 
 -- Each rated match once, in the order it was rated (seq counts from 1 in each server).
 CREATE TABLE rated_matches (
