@@ -4,9 +4,11 @@ messages from ``cogs.screens.board``), and the leaderboard's page buttons' handl
 from __future__ import annotations
 
 import time
+from datetime import date
 
 import discord
 
+from capsa.daily import streak
 from capsa.presets import get_preset
 from capsa.rules_text import rules_page
 from capsa.settings import COUNTDOWN, TIMEOUT_ACTION
@@ -67,13 +69,15 @@ async def turn_leaderboard(
 
 
 async def show_stats(
-    interaction: discord.Interaction, repo: Repository, member: discord.abc.User
+    interaction: discord.Interaction, repo: Repository, member: discord.abc.User, *, today: date
 ) -> None:
+    """A member's stats, with their daily hand streak as of ``today``."""
     if interaction.guild_id is None:
         raise Refusal(RefusalCode.GUILD_ONLY)
     lang = await user_lang(repo, interaction)
     stats = await repo.player_stats(interaction.guild_id, member.id)
-    screen = screens.stats_screen(stats, member.display_name, lang)
+    days = await repo.daily_days(interaction.guild_id, member.id)
+    screen = screens.stats_screen(stats, member.display_name, lang, streak(days, today))
     await interaction.response.send_message(**screen.send_kwargs())
 
 

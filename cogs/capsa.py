@@ -21,6 +21,7 @@ from capsa.settings import AUTO_LANGUAGE
 from cogs import board, history, preferences
 from cogs.coach import Coach
 from cogs.components import CAPSA_COG
+from cogs.daily import Daily, DailyDay
 from cogs.flow import TableFlow
 from cogs.hand_builder import BuilderDisplay, HandBuilder
 from cogs.items import DYNAMIC_ITEMS, answer_stale
@@ -85,6 +86,7 @@ def build_tables(
         rounds=rounds,
         builder=HandBuilder(services, display, rounds),
         lobby=lobby,
+        daily=Daily(services),
     )
 
 
@@ -97,6 +99,8 @@ class Capsa(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        # matches finished before ratings existed (or whose rating a crash cut short)
+        await self.bot.repo.rate_finished_matches()
         await self.tables.resume()
 
     async def cog_unload(self) -> None:
@@ -168,7 +172,12 @@ class Capsa(
     async def stats(
         self, interaction: CapsaInteraction, member: discord.User | None = None
     ) -> None:
-        await board.show_stats(interaction, self.tables.services.repo, member or interaction.user)
+        await board.show_stats(
+            interaction,
+            self.tables.services.repo,
+            member or interaction.user,
+            today=self.tables.daily.today(),
+        )
 
     @app_commands.command(name=tr("cmd.history"), description=tr("cmd.history.desc"))
     @app_commands.rename(member=tr("opt.member"))
@@ -214,6 +223,24 @@ class Capsa(
         await preferences.show_preferences(
             interaction, services.repo, services.workers, language, deck, hands
         )
+
+    daily = app_commands.Group(name=tr("cmd.daily"), description=tr("cmd.daily.desc"))
+
+    @daily.command(name=tr("cmd.daily_play"), description=tr("cmd.daily_play.desc"))
+    async def daily_play(self, interaction: CapsaInteraction) -> None:
+        await self.tables.daily.open(interaction)
+
+    @daily.command(name=tr("cmd.daily_board"), description=tr("cmd.daily_board.desc"))
+    @app_commands.rename(day=tr("opt.day"))
+    @app_commands.describe(day=tr("opt.day.desc"))
+    @app_commands.choices(
+        day=[
+            Choice(name=tr("choice.today"), value=DailyDay.TODAY.value),
+            Choice(name=tr("choice.yesterday"), value=DailyDay.YESTERDAY.value),
+        ]
+    )
+    async def daily_board(self, interaction: CapsaInteraction, day: str = DailyDay.TODAY) -> None:
+        await self.tables.daily.board(interaction, DailyDay(day))
 
 
 async def setup(bot: CapsaBot) -> None:

@@ -83,6 +83,8 @@ class RefusalCode(StrEnum):
     SETTINGS_MANAGERS_ONLY = "set.refused"
     BAD_OPTIONS = "ref.bad_options"  # {preset}, {allowed}: its option sets; {option}: its name
     NO_OPTIONS = "ref.no_options"  # {preset} has none; {option}: the command option's name
+    DAILY_PLAYED = "daily.already"  # the member played the day's hand already
+    DAILY_OVER = "daily.over"  # a builder of a day that has ended
 
 
 @dataclass(frozen=True)
@@ -387,6 +389,47 @@ class BuilderClick:
         return cls(act, int(found["round"]), int(found["seat"]), state)
 
 
+# The daily hand's builder: the hand builder's controls, but no Auto-arrange (the coach's
+# best setting is what the members are compared with).
+DAILY_ACTIONS = tuple(a for a in BuilderAction if a != BuilderAction.AUTO)
+DAILY_SELECTS = tuple(a for a in DAILY_ACTIONS if a.placement == Placement.SELECT)
+DAILY_BUTTONS = tuple(a for a in DAILY_ACTIONS if a.placement != Placement.SELECT)
+
+
+def daily_template(acts: tuple[BuilderAction, ...]) -> str:
+    return (
+        rf"capsa:dh:(?P<act>[{''.join(acts)}]):(?P<day>\d{{8}})"
+        r":(?P<b>[0-9a-f]+):(?P<m>[0-9a-f]+)"
+    )
+
+
+@dataclass(frozen=True)
+class DailyClick:
+    """A daily hand builder's select or button: the day (``capsa.daily.day_number``) and
+    the draft's two masks (hex); the server is the interaction's. ``values``: the cards a
+    select sent (not part of the custom_id)."""
+
+    TEMPLATE: ClassVar[str] = daily_template(DAILY_ACTIONS)
+    act: BuilderAction
+    day: int
+    state: DraftState
+    values: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def custom_id(self) -> str:
+        back, middle, _ = self.state
+        return f"capsa:dh:{self.act}:{self.day}:{back:x}:{middle:x}"
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return (self.day,)
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        state = (int(found["b"], 16), int(found["m"], 16), False)
+        return cls(member(BuilderAction, found["act"]), int(found["day"]), state)
+
+
 # --- routes -----------------------------------------------------------------------------------
 
 C = TypeVar("C")
@@ -409,6 +452,7 @@ BUILDER: Route[BuilderClick] = Route("builder")
 LEADERBOARD: Route[LeaderboardClick] = Route("leaderboard")
 HISTORY: Route[HistoryClick] = Route("history")
 REPLAY: Route[ReplayClick] = Route("replay")
+DAILY: Route[DailyClick] = Route("daily")
 ROUTE_OF: dict[type[Any], Route[Any]] = {
     LobbyClick: LOBBY,
     ShowHandClick: SHOW_HAND,
@@ -419,6 +463,7 @@ ROUTE_OF: dict[type[Any], Route[Any]] = {
     LeaderboardClick: LEADERBOARD,
     HistoryClick: HISTORY,
     ReplayClick: REPLAY,
+    DailyClick: DAILY,
 }
 ROUTES = tuple(ROUTE_OF.values())
 

@@ -117,8 +117,12 @@ HistoryButton = _kind("HistoryButton", c.HistoryClick)
 ReplayButton = _kind("ReplayButton", c.ReplayClick)
 
 
-class BuilderSelect(Component[c.BuilderClick], template=c.builder_template(c.SELECTS)):
-    codec = c.BuilderClick
+SelectClickT = TypeVar("SelectClickT", c.BuilderClick, c.DailyClick)
+
+
+class RowSelect(Component[SelectClickT], template=r"capsa:(?!)"):
+    """A builder's row select (a round's hand builder's, or the daily hand's): the click
+    as its custom_id says, with the cards chosen."""
 
     @classmethod
     def stand_in(cls, custom_id: str) -> discord.ui.Item[Any]:
@@ -129,11 +133,22 @@ class BuilderSelect(Component[c.BuilderClick], template=c.builder_template(c.SEL
             options=[discord.SelectOption(label="-")] * 5,
         )
 
-    def received(self, interaction: discord.Interaction) -> c.BuilderClick:
+    def received(self, interaction: discord.Interaction) -> SelectClickT:
         data: Mapping[str, object] = interaction.data or {}
         values = data.get("values")
         chosen = tuple(str(v) for v in values) if isinstance(values, list) else ()
         return replace(self.click, values=chosen)
+
+
+class BuilderSelect(RowSelect[c.BuilderClick], template=c.builder_template(c.SELECTS)):
+    codec = c.BuilderClick
+
+
+class DailySelect(RowSelect[c.DailyClick], template=c.daily_template(c.DAILY_SELECTS)):
+    codec = c.DailyClick
+
+
+DailyButton = _kind("DailyButton", c.DailyClick, c.daily_template(c.DAILY_BUTTONS))
 
 
 DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (
@@ -147,6 +162,8 @@ DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (
     LeaderboardButton,
     HistoryButton,
     ReplayButton,
+    DailySelect,
+    DailyButton,
 )
 """Every persistent component the bot answers (the Capsa cog registers them)."""
 

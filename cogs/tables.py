@@ -13,7 +13,8 @@ in its module; the Capsa cog (cogs/capsa.py) assembles them once and holds them 
   my hand";
 * ``HandBuilder`` (cogs/hand_builder.py): the builder's clicks; it hands a complete round to
   the rounds, and both draw builders with one ``BuilderDisplay``;
-* ``Lobby`` (cogs/lobby.py): open, join, leave, computers, start (a round), cancel, expire.
+* ``Lobby`` (cogs/lobby.py): open, join, leave, computers, start (a round), cancel, expire;
+* ``Daily`` (cogs/daily.py): the daily hand, its builder and its board.
 
 ``router`` holds the handler of every kind of click (``cogs.components``' routes): the
 components (``cogs/items.py``) find it through the loaded cog, and know no part.
@@ -35,6 +36,7 @@ from cogs.replies import Replies
 
 if TYPE_CHECKING:
     from cogs.coach import Coach
+    from cogs.daily import Daily
     from cogs.flow import TableFlow
     from cogs.hand_builder import BuilderDisplay, HandBuilder
     from cogs.lobby import Lobby
@@ -57,6 +59,7 @@ class Tables:
     rounds: Rounds
     builder: HandBuilder
     lobby: Lobby
+    daily: Daily
 
     @cached_property
     def router(self) -> components.Router:
@@ -79,6 +82,7 @@ class Tables:
         router.register(components.LEADERBOARD, partial(board.turn_leaderboard, repo))
         router.register(components.HISTORY, partial(history.turn_history, repo))
         router.register(components.REPLAY, partial(history.step_replay, self.services))
+        router.register(components.DAILY, self.daily.action)
         return router
 
     async def resume(self) -> None:

@@ -19,6 +19,8 @@ from cogs.items import (
     BuilderButton,
     BuilderSelect,
     Component,
+    DailyButton,
+    DailySelect,
     HistoryButton,
     LeaderboardButton,
     LobbyButton,
@@ -229,4 +231,46 @@ def replay_view(match_id: int, number: int, last: int, lang: str) -> discord.ui.
         click = c.ReplayClick(match_id, target, step)
         item = button(click, labels[step], discord.ButtonStyle.secondary, disabled=off)
         view.add_item(ReplayButton(item, click))
+    return view
+
+
+# --- the daily hand ---------------------------------------------------------------------------
+
+
+def daily_builder_view(day: int, draft: Draft, lang: str, special: str | None) -> discord.ui.View:
+    """The hand builder's selects and buttons for the daily hand of ``day`` (no
+    Auto-arrange; Declare only when the hand holds ``special``)."""
+    view = discord.ui.View(timeout=None)
+    declared = special_name(special, lang) if special else ""
+    for act in c.DAILY_ACTIONS:
+        click = c.DailyClick(act, day, draft.state)
+        if act.placement == Placement.SELECT:
+            chosen = draft.back if act == BuilderAction.BACK else draft.middle
+            options = draft.back_options() if act == BuilderAction.BACK else draft.middle_options()
+            select: discord.ui.Select = discord.ui.Select(
+                custom_id=click.custom_id,
+                placeholder=t(act.key, lang),
+                min_values=5,
+                max_values=5,
+                options=[
+                    discord.SelectOption(label=card.symbol, value=card.code, default=card in chosen)
+                    for card in options
+                ],
+                row=c.DAILY_SELECTS.index(act),
+            )
+            view.add_item(DailySelect(select, click))
+        elif act.placement == Placement.BUTTON or (act.placement == Placement.SPECIAL and special):
+            label = t(act.key, lang, special=declared)
+            item = button(click, label, act.style, row=len(c.DAILY_SELECTS))
+            view.add_item(DailyButton(item, click))
+    return view
+
+
+def daily_confirm_view(day: int, draft: Draft, lang: str) -> discord.ui.View:
+    """Under "submit a fouled setting?" for the daily hand."""
+    view = discord.ui.View(timeout=None)
+    for act in c.DAILY_BUTTONS:
+        if act.placement == Placement.CONFIRM:
+            click = c.DailyClick(act, day, draft.state)
+            view.add_item(DailyButton(button(click, t(act.key, lang), act.style), click))
     return view

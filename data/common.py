@@ -52,6 +52,7 @@ LEADER_ORDER = {
     "matches": "matches DESC, wins DESC, points DESC, user_id ASC",
     "sweeps": "sweeps DESC, points DESC, user_id ASC",
     "sharpest": "loss ASC, reviewed DESC, user_id ASC",
+    "rating": "rating DESC, rated DESC, user_id ASC",
 }
 
 
@@ -141,8 +142,11 @@ def check_sort(sort: str) -> None:
 
 def ranked_where(sort: str) -> str:
     """The WHERE of a leaderboard over the ``board`` CTE (aliased ``b``): ``sharpest``
-    ranks only the players with SHARPEST_MIN_ROUNDS reviewed rounds that count."""
-    return f" WHERE b.reviewed >= {SHARPEST_MIN_ROUNDS}" if sort == "sharpest" else ""
+    ranks only the players with SHARPEST_MIN_ROUNDS reviewed rounds that count, ``rating``
+    only the rated ones."""
+    if sort == "sharpest":
+        return f" WHERE b.reviewed >= {SHARPEST_MIN_ROUNDS}"
+    return " WHERE b.rating IS NOT NULL" if sort == "rating" else ""
 
 
 def coach_fields(row: Row) -> dict[str, Any]:

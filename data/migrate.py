@@ -50,6 +50,13 @@ TABLES = (
     "dm_channels",
     "channel_tokens",
     "message_tokens",
+    # not rating_queue: the bot queues again at start each finished match that is not rated
+    "rating_guilds",
+    "rated_matches",
+    "ratings",
+    "rating_changes",
+    "daily_hands",
+    "daily_plays",
 )
 # Tables whose ids are identities: their sequences continue after the copied ids.
 IDENTITIES = ("matches", "rounds")

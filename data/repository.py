@@ -12,12 +12,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from capsa.cards import CapsaError, DeckStyle
 from capsa.i18n import LANGS
 from capsa.presets import PRESETS, Preset, get_preset
+from capsa.rating import Placing, RatedPlayer, Rating
 from capsa.settings import (
     PRESET,
     SERVER_SETTINGS,
@@ -53,7 +55,7 @@ UNFINISHED_STATUSES = (MatchStatus.LOBBY, MatchStatus.PLAYING, MatchStatus.FINIS
 FINISHED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ENDED)  # places stored: it counts
 SCORED_STATUSES = (RoundStatus.SCORED, RoundStatus.SHOWN)  # result stored: it counts
 DEALT_STATUSES = (RoundStatus.DEALING, RoundStatus.OPEN)  # hands may be submitted
-LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest")
+LEADERBOARD_SORTS = ("points", "wins", "matches", "sweeps", "sharpest", "rating")
 SHARPEST_MIN_ROUNDS = 20  # reviewed rounds a player needs to be ranked by sharpness
 RECENT_REVIEWS = 100  # the "recent" sharpness: over this many of a player's last rounds
 
@@ -333,6 +335,7 @@ class LeaderRow:
     rounds: int
     reviewed: int = 0  # rounds the coach reviewed that count toward sharpness
     loss: float | None = None  # their average points lost to the best setting, a hand
+    rating: Rating | None = None  # their rating on the server (capsa.rating), if rated
 
 
 @dataclass(frozen=True)
@@ -354,6 +357,8 @@ class PlayerStats:
     loss_all: float | None = None  # over all of them
     loss_recent: float | None = None  # over the last RECENT_REVIEWS of them
     uncounted: int = 0  # reviewed rounds that do not count (auto-arranged, timed out)
+    rating: Rating | None = None  # their rating on the server (capsa.rating), if rated
+    rating_change: float | None = None  # its conservative value's change in their last match
 
 
 @dataclass(frozen=True)
@@ -390,6 +395,35 @@ class MatchSummary:
 
     match: MatchRecord
     totals: dict[int, float]  # seat -> points, every seat of the match
+
+
+@dataclass(frozen=True)
+class DailyHand:
+    """A server's daily hand of a (UTC) day: the rules it is valued by and its 13 cards."""
+
+    guild_id: int
+    day: date
+    preset: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """A member's one play of a daily hand, as the coach valued it."""
+
+    guild_id: int
+    day: date
+    user_id: int
+    back: tuple[str, ...]
+    middle: tuple[str, ...]
+    front: tuple[str, ...]
+    declare: str | None
+    fouled: bool
+    value: float  # expected points of the setting
+    best_value: float  # of the coach's best setting
+    loss: float
+    review: dict[str, Any]  # capsa.coach.Review.to_dict
+    played_at: float
 
 
 def check_preset_options(preset: object, options: object) -> dict[str, object]:
@@ -818,4 +852,63 @@ class Repository(Protocol):
 
     async def finished_matches_count(self, guild_id: int, user_id: int | None = None) -> int:
         """How many matches ``finished_matches`` pages through."""
+        ...
+
+    # ratings (capsa/rating.py): finish_match rates the match in its transaction
+    async def rate_finished_matches(self, *, now: float | None = None) -> int:
+        """Rate every finished match not rated yet (those finished before ratings existed),
+        each server's in the order they finished, each once; how many were rated."""
+        ...
+
+    async def ratings(self, guild_id: int) -> dict[RatedPlayer, Rating]:
+        """Every rated player of the server (members and computer levels) and their rating."""
+        ...
+
+    async def rated_placings(self, guild_id: int) -> list[tuple[Placing, ...]]:
+        """The places of the server's rated matches, in the order they were rated: what
+        ``capsa.rating.replay`` turns into ``ratings`` again."""
+        ...
+
+    # the daily hand (capsa/daily.py): days are UTC dates
+    async def open_daily(
+        self,
+        guild_id: int,
+        day: date,
+        preset: str,
+        cards: list[str] | tuple[str, ...],
+        *,
+        now: float | None = None,
+    ) -> DailyHand:
+        """The server's hand of ``day``: stored with these rules and cards by the first
+        caller; every later caller gets the stored one."""
+        ...
+
+    async def daily_hand(self, guild_id: int, day: date) -> DailyHand | None: ...
+
+    async def record_daily_play(
+        self,
+        guild_id: int,
+        day: date,
+        user_id: int,
+        rows: tuple[list[str] | tuple[str, ...], ...],
+        declare: str | None,
+        fouled: bool,
+        review: dict[str, Any],
+        *,
+        now: float | None = None,
+    ) -> bool:
+        """Keep a member's play of the day's hand (its rows back, middle, front, and the
+        coach's review: ``played_value``, ``best_value``, ``loss``), once: False if they
+        played it already (or the day's hand was never opened)."""
+        ...
+
+    async def daily_play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None: ...
+
+    async def daily_plays(self, guild_id: int, day: date) -> list[DailyPlay]:
+        """The plays of the server's hand of ``day``, smallest loss first (then first
+        played)."""
+        ...
+
+    async def daily_days(self, guild_id: int, user_id: int) -> list[date]:
+        """The days the member played the server's daily hand, oldest first."""
         ...

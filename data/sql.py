@@ -22,10 +22,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from capsa.cards import DeckStyle
+from capsa.rating import Placing, RatedPlayer, Rating, rate_match
 from capsa.timings import PROCESS_DEAD_SECONDS, PROCESSES_KEPT_SECONDS, TIMER_WAKE_SECONDS
 
 from .common import (
@@ -60,6 +62,8 @@ from .repository import (
     SCORED_STATUSES,
     UNFINISHED_STATUSES,
     AlreadySeated,
+    DailyHand,
+    DailyPlay,
     GuildSettings,
     HandsIn,
     LeaderRow,
@@ -105,6 +109,8 @@ class Kind(StrEnum):
     PREFERENCES = "preferences"  # a person's /capsa me choices
     DM_CHANNEL = "dm_channel"  # the DM channel opened with a person
     TOKEN = "token"  # an interaction token kept for a channel or a message
+    RATING = "rating"  # a server's ratings (capsa/rating.py)
+    DAILY = "daily"  # a server's daily hand and its plays (capsa/daily.py)
 
     def by(self, argument: str) -> Change:
         """This kind of record, keyed by the write's ``argument``."""
@@ -308,15 +314,19 @@ def _leader_cte(since: bool) -> str:
         "  FROM matches m JOIN match_seats s ON s.match_id = m.id"
         f"  WHERE m.guild_id = ? AND m.status {_FINISHED} AND s.user_id IS NOT NULL{finish_time}"
         "  GROUP BY s.user_id"
+        "), rat AS ("
+        "  SELECT user_id, mu, sigma, rating, matches AS rated FROM ratings"
+        "  WHERE guild_id = ? AND user_id IS NOT NULL"
         "), board AS ("
         "  SELECT u.user_id, COALESCE(pts.points, 0) AS points, COALESCE(res.wins, 0) AS wins,"
         "   COALESCE(res.matches, 0) AS matches, COALESCE(pts.sweeps, 0) AS sweeps,"
         "   COALESCE(pts.rounds, 0) AS rounds, COALESCE(rev.reviewed, 0) AS reviewed,"
-        "   rev.loss AS loss"
+        "   rev.loss AS loss, rat.mu, rat.sigma, rat.rating, COALESCE(rat.rated, 0) AS rated"
         "  FROM (SELECT user_id FROM pts UNION SELECT user_id FROM res) u"
         "  LEFT JOIN pts ON pts.user_id = u.user_id"
         "  LEFT JOIN res ON res.user_id = u.user_id"
         "  LEFT JOIN rev ON rev.user_id = u.user_id"
+        "  LEFT JOIN rat ON rat.user_id = u.user_id"
         ") "
     )
 
@@ -654,7 +664,7 @@ class SqlRepository(ABC):
             time=True,
         )
 
-    @writes(Kind.MATCH.by("match_id"))
+    @writes(Kind.MATCH.by("match_id"), Kind.RATING)
     async def finish_match(
         self, match_id: int, places: dict[int, int], *, now: float | None = None
     ) -> bool:
@@ -677,6 +687,12 @@ class SqlRepository(ABC):
                     int(seat),
                 ):
                     raise ValueError(f"table #{match_id} has no seat {seat}")
+            await db.run(
+                "INSERT INTO rating_queue (match_id, guild_id) VALUES (?, ?)",
+                match_id,
+                row["guild_id"],
+            )
+            await self._rate_pending(db, row["guild_id"], t)
             return True
 
         return await self._tx(tx)
@@ -1175,6 +1191,9 @@ class SqlRepository(ABC):
                 rounds=int(r["rounds"]),
                 reviewed=int(r["reviewed"]),
                 loss=None if r["loss"] is None else float(r["loss"]),
+                rating=None
+                if r["mu"] is None
+                else Rating(float(r["mu"]), float(r["sigma"]), int(r["rated"])),
             )
             for r in await self._tx(tx, read=True)
         ]
@@ -1237,9 +1256,19 @@ class SqlRepository(ABC):
                 RECENT_REVIEWS,
                 *key,
             )
-            return agg, specials, best, res, coach
+            rated = await db.one(
+                "SELECT mu, sigma, matches FROM ratings WHERE guild_id = ? AND player = ?",
+                guild_id,
+                RatedPlayer.member(user_id).key,
+            )
+            change = await db.value(
+                "SELECT rating_after - rating_before FROM rating_changes"
+                f" WHERE {where} ORDER BY seq DESC LIMIT 1",
+                *key,
+            )
+            return agg, specials, best, res, coach, rated, change
 
-        agg, specials, best, res, coach = await self._tx(tx, snapshot=True)
+        agg, specials, best, res, coach, rated, change = await self._tx(tx, snapshot=True)
         assert agg is not None and res is not None and coach is not None
         rounds = int(agg["rounds"])
         points = float(agg["points"])
@@ -1257,6 +1286,10 @@ class SqlRepository(ABC):
             specials={r[0]: int(r[1]) for r in specials},
             best_hand=from_json(best),
             **coach_fields(coach),
+            rating=None
+            if rated is None
+            else Rating(float(rated["mu"]), float(rated["sigma"]), int(rated["matches"])),
+            rating_change=None if change is None else float(change),
         )
 
     # ------------------------------------------------------------------ the coach
@@ -1558,13 +1591,305 @@ class SqlRepository(ABC):
         params = [guild_id] if user_id is None else [guild_id, user_id]
         return int(await self._tx(lambda db: db.value(sql, *params), read=True) or 0)
 
+    # ------------------------------------------------------------------ ratings
+
+    async def _rate_pending(self, db: Tx, guild_id: int, now: float) -> int:
+        """Rate the server's matches in ``rating_queue`` (finished, not rated yet), in the
+        order they finished, with capsa.rating, store them as rated and take them off the
+        queue: the server's row in ``rating_guilds`` is locked first, so its matches are
+        rated one at a time, each once. How many it rated."""
+        await db.run(
+            "INSERT INTO rating_guilds (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+            guild_id,
+        )
+        seq = int(
+            await db.value(f"SELECT rated FROM rating_guilds WHERE guild_id = ?{db.LOCK}", guild_id)
+        )
+        rows = await db.all(
+            "SELECT m.id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
+            " FROM rating_queue q JOIN matches m ON m.id = q.match_id"
+            " JOIN match_seats s ON s.match_id = m.id"
+            " WHERE q.guild_id = ? ORDER BY m.finished_at, m.id, s.seat",
+            guild_id,
+        )
+        pending: dict[int, list[Placing]] = {}  # in the order they finished
+        for r in rows:
+            placings = pending.setdefault(r["id"], [])
+            if r["place"] is not None:
+                placings.append(Placing(_rated_player(r["user_id"], r["level"]), int(r["place"])))
+        if not pending:
+            return 0
+        ratings = await self._load_ratings(
+            db, guild_id, {p.player for placings in pending.values() for p in placings}
+        )
+        for match_id, placings in pending.items():
+            seq += 1
+            after = rate_match(ratings, placings)
+            await db.many(
+                "INSERT INTO rating_changes (match_id, player, guild_id, user_id, seq,"
+                " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        player.key,
+                        guild_id,
+                        player.user_id,
+                        seq,
+                        ratings.get(player, Rating()).conservative,
+                        rating.conservative,
+                    )
+                    for player, rating in after.items()
+                ],
+            )
+            await db.many(
+                "INSERT INTO ratings (guild_id, player, user_id, mu, sigma, rating, matches)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+                " matches = excluded.matches",
+                [
+                    (
+                        guild_id,
+                        player.key,
+                        player.user_id,
+                        rating.mu,
+                        rating.sigma,
+                        rating.conservative,
+                        rating.matches,
+                    )
+                    for player, rating in after.items()
+                ],
+            )
+            await db.run(
+                "INSERT INTO rated_matches (match_id, guild_id, seq, rated_at) VALUES (?, ?, ?, ?)",
+                match_id,
+                guild_id,
+                seq,
+                db.stamp(now),
+            )
+            await db.run("DELETE FROM rating_queue WHERE match_id = ?", match_id)
+            ratings.update(after)
+        await db.run("UPDATE rating_guilds SET rated = ? WHERE guild_id = ?", seq, guild_id)
+        return len(pending)
+
+    async def _load_ratings(
+        self, db: Tx, guild_id: int, players: set[RatedPlayer] | None = None
+    ) -> dict[RatedPlayer, Rating]:
+        """The stored ratings of the server's players (of ``players`` only, if given)."""
+        where, keys = "guild_id = ?", [p.key for p in sorted(players or ())]
+        if players is not None:
+            if not keys:
+                return {}
+            where += f" AND player IN ({_marks(len(keys))})"
+        rows = await db.all(
+            f"SELECT player, mu, sigma, matches FROM ratings WHERE {where}", guild_id, *keys
+        )
+        return {
+            RatedPlayer.from_key(r["player"]): Rating(
+                float(r["mu"]), float(r["sigma"]), int(r["matches"])
+            )
+            for r in rows
+        }
+
+    @writes(Kind.RATING)
+    async def rate_finished_matches(self, *, now: float | None = None) -> int:
+        t = now_or(now)
+
+        async def queue(db: Tx) -> Sequence[Row]:
+            await db.run(  # any finished match neither rated nor queued (an older version's)
+                "INSERT INTO rating_queue (match_id, guild_id) SELECT id, guild_id FROM matches m"
+                f" WHERE status {_FINISHED}"
+                " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)"
+                " ON CONFLICT (match_id) DO NOTHING"
+            )
+            return await db.all("SELECT DISTINCT guild_id FROM rating_queue ORDER BY guild_id")
+
+        guilds = await self._tx(queue)
+        rated = 0
+        for row in guilds:
+            guild_id = int(row[0])
+            rated += await self._tx(functools.partial(self._rate_pending, guild_id=guild_id, now=t))
+        return rated
+
+    @reads
+    async def ratings(self, guild_id: int) -> dict[RatedPlayer, Rating]:
+        return await self._tx(lambda db: self._load_ratings(db, guild_id), read=True)
+
+    @reads
+    async def rated_placings(self, guild_id: int) -> list[tuple[Placing, ...]]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT r.match_id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
+                " FROM rated_matches r JOIN matches m ON m.id = r.match_id"
+                " JOIN match_seats s ON s.match_id = r.match_id"
+                " WHERE r.guild_id = ? AND s.place IS NOT NULL ORDER BY r.seq, s.seat",
+                guild_id,
+            ),
+            read=True,
+        )
+        matches: dict[int, list[Placing]] = {}
+        for r in rows:
+            player = _rated_player(r["user_id"], r["level"])
+            matches.setdefault(r["match_id"], []).append(Placing(player, int(r["place"])))
+        return [tuple(placings) for placings in matches.values()]
+
+    # ------------------------------------------------------------------ the daily hand
+
+    @writes(Kind.DAILY)
+    async def open_daily(
+        self,
+        guild_id: int,
+        day: date,
+        preset: str,
+        cards: Sequence[str],
+        *,
+        now: float | None = None,
+    ) -> DailyHand:
+        text = cards_text(cards)
+        if len(cards_tuple(text) or ()) != 13:
+            raise ValueError(f"a daily hand has 13 cards, not {len(cards)}")
+        t = now_or(now)
+
+        async def tx(db: Tx) -> DailyHand:
+            await db.run(
+                "INSERT INTO daily_hands (guild_id, day, preset, cards, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day) DO NOTHING",
+                guild_id,
+                day.isoformat(),
+                preset,
+                text,
+                db.stamp(t),
+            )
+            found = await self._load_daily(db, guild_id, day)
+            assert found is not None
+            return found
+
+        return await self._tx(tx)
+
+    async def _load_daily(self, db: Tx, guild_id: int, day: date) -> DailyHand | None:
+        row = await db.one(
+            "SELECT preset, cards FROM daily_hands WHERE guild_id = ? AND day = ?",
+            guild_id,
+            day.isoformat(),
+        )
+        if row is None:
+            return None
+        return DailyHand(guild_id, day, row["preset"], cards_tuple(row["cards"]) or ())
+
+    @reads
+    async def daily_hand(self, guild_id: int, day: date) -> DailyHand | None:
+        return await self._tx(lambda db: self._load_daily(db, guild_id, day), read=True)
+
+    @writes(Kind.DAILY)
+    async def record_daily_play(
+        self,
+        guild_id: int,
+        day: date,
+        user_id: int,
+        rows: tuple[Sequence[str], ...],
+        declare: str | None,
+        fouled: bool,
+        review: dict[str, Any],
+        *,
+        now: float | None = None,
+    ) -> bool:
+        back, middle, front = (cards_text(row) for row in rows)
+        text = to_json(review)
+        t = now_or(now)
+
+        async def tx(db: Tx) -> bool:
+            hand = await self._load_daily(db, guild_id, day)
+            if hand is None:
+                return False
+            check_setting({"back": back, "middle": middle, "front": front}, hand.cards)
+            return 1 == await db.run(
+                "INSERT INTO daily_plays (guild_id, day, user_id, back, middle, front, declare,"
+                " fouled, value, best_value, loss, review, played_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, day, user_id) DO NOTHING",
+                guild_id,
+                day.isoformat(),
+                user_id,
+                back,
+                middle,
+                front,
+                declare,
+                bool(fouled),
+                float(review["played_value"]),
+                float(review["best_value"]),
+                max(0.0, float(review["loss"])),
+                text,
+                db.stamp(t),
+            )
+
+        return await self._tx(tx)
+
+    def _daily_play(self, db: Tx, r: Row) -> DailyPlay:
+        return DailyPlay(
+            guild_id=int(r["guild_id"]),
+            day=date.fromisoformat(r["day"]),
+            user_id=int(r["user_id"]),
+            back=cards_tuple(r["back"]) or (),
+            middle=cards_tuple(r["middle"]) or (),
+            front=cards_tuple(r["front"]) or (),
+            declare=r["declare"],
+            fouled=bool(r["fouled"]),
+            value=float(r["value"]),
+            best_value=float(r["best_value"]),
+            loss=float(r["loss"]),
+            review=from_json(r["review"]),
+            played_at=db.secs(r["played_at"]) or 0.0,
+        )
+
+    @reads
+    async def daily_play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None:
+        async def tx(db: Tx) -> DailyPlay | None:
+            row = await db.one(
+                "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND user_id = ?",
+                guild_id,
+                day.isoformat(),
+                user_id,
+            )
+            return None if row is None else self._daily_play(db, row)
+
+        return await self._tx(tx, read=True)
+
+    @reads
+    async def daily_plays(self, guild_id: int, day: date) -> list[DailyPlay]:
+        async def tx(db: Tx) -> list[DailyPlay]:
+            rows = await db.all(
+                "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ?"
+                " ORDER BY loss, played_at, user_id",
+                guild_id,
+                day.isoformat(),
+            )
+            return [self._daily_play(db, r) for r in rows]
+
+        return await self._tx(tx, read=True)
+
+    @reads
+    async def daily_days(self, guild_id: int, user_id: int) -> list[date]:
+        rows = await self._tx(
+            lambda db: db.all(
+                "SELECT day FROM daily_plays WHERE guild_id = ? AND user_id = ? ORDER BY day",
+                guild_id,
+                user_id,
+            ),
+            read=True,
+        )
+        return [date.fromisoformat(r[0]) for r in rows]
+
 
 def _leader_params(db: Tx, guild_id: int, since: float | None) -> list[Any]:
     """``_leader_cte``'s parameters."""
     when = [] if since is None else [db.stamp(since)]
-    return [guild_id, *when] * 3
+    return [*[guild_id, *when] * 3, guild_id]
 
 
 def _strength(best_row: dict[str, Any] | None) -> int | None:
     strength = (best_row or {}).get("strength")
     return int(strength) if isinstance(strength, int | float) else None
+
+
+def _rated_player(user_id: int | None, level: str) -> RatedPlayer:
+    """Who a seat's rating belongs to: its member, or the computers of its level."""
+    return RatedPlayer.computer(level) if user_id is None else RatedPlayer.member(user_id)

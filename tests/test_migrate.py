@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import asyncpg
 import pytest
 
 import data.migrate
+from capsa.daily import daily_cards
 from data import Repository, open_repository
 from tests.test_repository import (
     DAY,
@@ -74,6 +76,14 @@ async def a_used_database(path: Path) -> dict[str, list[int]]:
         await repo.remember_dm_channel(100, 2**62 + 7)
         await repo.keep_channel_token(10, "interaction-token", T0 + 900)
         await repo.keep_message_token(9001, "interaction-token", time.time() + 900)
+        day = date(2023, 11, 14)  # a daily hand played
+        cards = [c.code for c in daily_cards(GUILD, day)]
+        await repo.open_daily(GUILD, day, "standard", cards, now=T0 + 5)
+        daily_review = {"played_value": -1.5, "best_value": 2.25, "loss": 3.75}
+        rows = (cards[:5], cards[5:10], cards[10:])
+        assert await repo.record_daily_play(
+            GUILD, day, 300, rows, None, True, daily_review, now=T0 + 6.5
+        )
         lobby = await new_match(repo, channel=50, host=500, now=T0 + 7.5)
         matches = [x.id for x in await repo.active_matches()]
         assert lobby.id in matches
@@ -111,7 +121,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
             await repo.match_totals(match_id),
         ]
     for guild in (GUILD, OTHER_GUILD):
-        for sort in ("points", "wins", "matches", "sweeps", "sharpest"):
+        for sort in ("points", "wins", "matches", "sweeps", "sharpest", "rating"):
             for days in (None, 2, 7, 30):
                 out.append(await repo.leaderboard(guild, sort, days, now=T0))
                 out.append(await repo.leaderboard_count(guild, days, now=T0, sort=sort))
@@ -122,6 +132,7 @@ async def everything(repo: Repository, ids: dict[str, list[int]]) -> list:
     out += [await repo.active_match_of_user(u) for u in (100, 300, 301, 500)]
     out += [await repo.active_match_in_channel(c) for c in (10, 40, 50)]
     out += [await repo.preferences(u) for u in (100, 101)]
+    out += [await repo.ratings(GUILD), await repo.daily_plays(GUILD, date(2023, 11, 14))]
     return to_microseconds(out)
 
 

@@ -251,6 +251,8 @@ async def test_open_creates_directory_applies_and_records_migrations(db_path: st
         (6, "round_life"),
         (7, "processes"),
         (8, "guild_settings_json"),
+        (9, "ratings"),
+        (10, "daily"),
         (11, "preferences"),
         (12, "fewer_requests"),
         (13, "surrender"),
@@ -334,7 +336,7 @@ async def test_postgres_schema_types(pg_url: str) -> None:
     ids = {k: t for k, t in types.items() if k[1] == "id" or k[1].endswith("_id")}
     times = {k: t for k, t in types.items() if k[1].endswith("_at") or k[1] == "deadline"}
     assert len(ids) >= 20 and set(ids.values()) == {"bigint"}, ids
-    assert len(times) >= 17 and set(times.values()) == {"timestamp with time zone"}, times
+    assert len(times) >= 19 and set(times.values()) == {"timestamp with time zone"}, times
     assert {types[("matches", "options")], types[("rounds", "result")]} == {"jsonb"}
     assert types[("round_scores", "best_row")] == "jsonb"
     for flag in [("hands", "fouled"), ("hands", "dm_refused"), ("match_seats", "is_bot")]:

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 import discord
 
 from capsa.cards import format_cards, parse_cards
+from capsa.daily import Streak
 from capsa.i18n import t
 from capsa.names import category_name, special_name
+from capsa.rating import PROVISIONAL_MATCHES, Rating
 from capsa.rules_text import RulesPage, rules_command
 from capsa.showdown import signed
 from cogs.screens.base import GOLD, GREEN, Screen
@@ -22,6 +24,26 @@ from data.repository import (
 )
 
 SHARPEST = "sharpest"  # the leaderboard sorted by the coach's losses
+RATING = "rating"  # the leaderboard sorted by rating (capsa/rating.py)
+
+
+def rating_number(value: float) -> str:
+    """A rating, or its uncertainty, as shown: one decimal."""
+    return f"{value:.1f}"
+
+
+def _rating_row(pos: int, row: LeaderRow, lang: str) -> str:
+    rating = row.rating or Rating()
+    return t(
+        "lb.row_rating",
+        lang,
+        pos=pos,
+        name=f"<@{row.user_id}>",
+        rating=rating_number(rating.conservative),
+        sigma=rating_number(rating.sigma),
+        matches=rating.matches,
+        provisional=t("lb.provisional_mark", lang) if rating.provisional else "",
+    )
 
 
 def leaderboard_screen(
@@ -42,7 +64,14 @@ def leaderboard_screen(
         colour=GOLD,
     )
     sharpest = sort == SHARPEST
-    if rows and sharpest:
+    if sort == RATING:
+        lines = [_rating_row(page * page_size + i + 1, row, lang) for i, row in enumerate(rows)]
+        embed.description = "\n".join(
+            [t("lb.rating_note", lang, min=PROVISIONAL_MATCHES), *lines]
+            if rows
+            else [t("lb.rating_empty", lang)]
+        )
+    elif rows and sharpest:
         lines = [
             t(
                 "lb.row_sharp",
@@ -81,10 +110,15 @@ def leaderboard_screen(
     )
 
 
-def stats_screen(stats: PlayerStats, name: str, lang: str) -> Screen:
-    """A member's stats (``name``: as the server shows them); a line if they never played."""
+def stats_screen(stats: PlayerStats, name: str, lang: str, streak: Streak) -> Screen:
+    """A member's stats (``name``: as the server shows them), with their daily hand
+    ``streak``; a line if they never played (and their streak, if they played the daily
+    hand only)."""
     if stats.rounds == 0:
-        return Screen(content=t("st.no_games", lang, name=name))
+        lines = [t("st.no_games", lang, name=name)]
+        if streak.best:
+            lines.append(f"{t('st.streak', lang)}: {streak_text(streak, lang)}")
+        return Screen(content="\n".join(lines))
     embed = discord.Embed(title=t("st.title", lang, name=name), colour=GREEN)
     embed.add_field(name=t("st.matches", lang), value=str(stats.matches))
     embed.add_field(name=t("st.wins", lang), value=str(stats.wins))
@@ -112,7 +146,38 @@ def stats_screen(stats: PlayerStats, name: str, lang: str) -> Screen:
             loss_all=f"{stats.loss_all:.2f}",
         )
     embed.add_field(name=t("st.coach", lang), value=coach, inline=False)
+    embed.add_field(name=t("st.rating", lang), value=rating_text(stats, lang), inline=False)
+    embed.add_field(name=t("st.streak", lang), value=streak_text(streak, lang), inline=False)
     return Screen(embeds=(embed,))
+
+
+def streak_text(streak: Streak, lang: str) -> str:
+    """Days in a row they played the daily hand: now, and their longest."""
+    if not streak.best:
+        return t("st.streak_none", lang)
+    return t("st.streak_value", lang, current=streak.current, best=streak.best)
+
+
+def rating_text(stats: PlayerStats, lang: str) -> str:
+    """The rating field of a member's stats: the value, its uncertainty, the change in their
+    last match, and whether it is still provisional."""
+    rating = stats.rating
+    if rating is None:
+        return t("st.rating_none", lang)
+    text = t(
+        "st.rating_value",
+        lang,
+        rating=rating_number(rating.conservative),
+        mu=rating_number(rating.mu),
+        sigma=rating_number(rating.sigma),
+        change=f"{stats.rating_change or 0.0:+.1f}",
+    )
+    if rating.provisional:
+        provisional = t(
+            "st.rating_provisional", lang, matches=rating.matches, min=PROVISIONAL_MATCHES
+        )
+        text = f"{text}\n{provisional}"
+    return text
 
 
 def rules_screen(page: RulesPage, preset: str, lang: str) -> Screen:

@@ -1,0 +1,31 @@
+-- The daily hand (issue 21): each server's hand of a (UTC) day, made when someone first
+-- opens it, and each member's one play of it, valued by the coach (capsa/daily.py,
+-- cogs/daily.py). The days are UTC: there is no server time zone setting.
+
+CREATE TABLE daily_hands (
+    guild_id    BIGINT  NOT NULL,
+    day         TEXT    NOT NULL CHECK (length(day) = 10),  -- 'YYYY-MM-DD'
+    preset      TEXT    NOT NULL,  -- the server's rules when the day's hand was first opened
+    cards       TEXT    NOT NULL,  -- the 13 cards ("AS KD 2C ...")
+    created_at  TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (guild_id, day)
+);
+
+CREATE TABLE daily_plays (
+    guild_id    BIGINT  NOT NULL,
+    day         TEXT    NOT NULL,
+    user_id     BIGINT  NOT NULL,
+    back        TEXT    NOT NULL,
+    middle      TEXT    NOT NULL,
+    front       TEXT    NOT NULL,
+    declare     TEXT,
+    fouled      BOOLEAN NOT NULL,
+    value       DOUBLE PRECISION NOT NULL,  -- expected points of the setting (the coach's values)
+    best_value  DOUBLE PRECISION NOT NULL,  -- of the coach's best setting
+    loss        DOUBLE PRECISION NOT NULL,
+    review      JSONB   NOT NULL,  -- capsa.coach.Review.to_dict, jsonb
+    played_at   TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (guild_id, day, user_id),  -- one try a day
+    FOREIGN KEY (guild_id, day) REFERENCES daily_hands (guild_id, day) ON DELETE CASCADE
+);
+CREATE INDEX daily_plays_member ON daily_plays (guild_id, user_id, day);
