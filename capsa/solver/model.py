@@ -264,18 +264,17 @@ class RowModel:
 
 
 def _majority(ps, qs) -> np.ndarray:
-    """P(win more rows) - P(lose more rows), for the 2-4 method."""
-    dist = {0: np.ones(len(ps[0]))}
-    for p, q in zip(ps, qs, strict=True):
-        tie = 1.0 - p - q
-        new: dict[int, np.ndarray] = {}
-        for d, w in dist.items():
-            for step, pr in ((1, p), (0, tie), (-1, q)):
-                new[d + step] = new.get(d + step, 0.0) + w * pr
-        dist = new
-    ahead = sum(w for d, w in dist.items() if d > 0)
-    behind = sum(w for d, w in dist.items() if d < 0)
-    return np.asarray(ahead - behind)
+    """P(win more rows) - P(lose more rows), for the 2-4 method, rows independent: with
+    d = p - q, s = p + q and t = 1 - s per row, winning two rows or more less losing two
+    or more, plus winning one row with the other two tied less the reverse."""
+    (pb, pm, pf), (qb, qm, qf) = ps, qs
+    db, dm, df = pb - qb, pm - qm, pf - qf
+    sb, sm, sf = pb + qb, pm + qm, pf + qf
+    tb, tm, tf = 1.0 - sb, 1.0 - sm, 1.0 - sf
+    two = 0.5 * (db * (sm + sf) + dm * (sb + sf) + df * (sb + sm))
+    three = pb * pm * pf - qb * qm * qf
+    one = db * tm * tf + dm * tb * tf + df * tb * tm
+    return np.asarray(two - 2.0 * three + one)
 
 
 _MODELS: dict[tuple, RowModel] = {}

@@ -11,10 +11,17 @@ The numbers come from capsa.scoring (row values, multipliers, the units extra, a
 points) and capsa.specials (which special outranks which); what is copied here, vectorised,
 is who wins a row (``showdown_key``), who sweeps whom and who sweeps the table. tests/
 test_solver.py checks ``score_seat`` against ``score_round`` for every preset and option.
+
+The budget goes where the choice is close: setting the opponents is most of a solve's time,
+so every solve first sets HARD_OPPONENT_HANDS of them, and only where the best option may
+then still lose more than HARD_RISK points to another (``choice_risk``, from the spread of
+their differences over the same deals) does it set HARD_MORE_HANDS more (tests/
+test_solver_hard.py; bench/arrange.py measures the regret and the speed).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,10 +60,18 @@ from capsa.solver.model import (
 )
 from capsa.specials import compare_specials, special_order
 
-HARD_OPPONENT_HANDS = 300  # opponent hands set per hard solve (deals = this // opponents)
-HARD_CANDIDATES = 6  # strength triples scored (each with its suit variants that win ties)
+HARD_OPPONENT_HANDS = 240  # opponent hands set first in a hard solve (deals = this // opponents)
+HARD_CANDIDATES = 16  # strength triples scored (each with its suit variants that win ties)
 HARD_SUITS = True
+# of those, how many go to the best split of each shape (the rows' categories: a flush,
+# two pair and a pair...) not among the best by normal's estimate
+HARD_SHAPES = 4
 PRIOR_WEIGHT = 30.0  # the normal estimate counts as this many deals
+# where the first deals leave the choice at risk (choice_risk: what it may lose over
+# HARD_RISK points), HARD_MORE_HANDS more opponent hands are set
+HARD_MORE_HANDS = 480
+HARD_RISK = 0.1
+Seed = int | tuple[int, ...]  # of a solve's deals (numpy.random.default_rng's seed)
 
 
 # --- showdown keys ------------------------------------------------------------------------
@@ -223,10 +238,18 @@ def _opp_sweeps_others(
 
 
 def top_candidates(
-    tables: HandTables, preset: Preset, ev: np.ndarray, count: int, keys=None, pool: int = 96
+    tables: HandTables,
+    preset: Preset,
+    ev: np.ndarray,
+    count: int,
+    keys=None,
+    pool: int = 96,
+    shapes: int = 0,
 ) -> np.ndarray:
     """The best ``count`` Pareto-undominated splits by ``ev`` (indices into valid splits),
-    one per triple of showdown classes, in order of ``ev``.
+    one per triple of showdown classes, in order of ``ev``; with ``shapes``, the last
+    ``shapes`` of them are instead the best of each shape (triple of the rows' categories)
+    not among the others, while there are such shapes.
 
     Domination is by the preset's own showdown order (capsa.solver.evaluator's showdown
     classes: suit first for sayapoker's flushes, pairs by their rank alone): the ``pool``
@@ -248,7 +271,10 @@ def top_candidates(
     # one split per strength triple
     triple = (b.astype(np.int64) << 28) | (m.astype(np.int64) << 14) | f
     _, first = np.unique(triple[keep], return_index=True)
-    keep = keep[np.sort(first)][:count]
+    keep = keep[np.sort(first)]
+    if shapes:
+        keep = _with_shapes(tables, ev, keep, count, shapes, (b, m, f))
+    keep = keep[:count]
     if keys is None:
         return keep
     # the suit variants of those triples, less those beaten in every row by another
@@ -262,6 +288,30 @@ def top_candidates(
     rank = {int(t): i for i, t in enumerate(triple[keep])}
     order = np.argsort([rank[int(t)] for t in triple[variants]], kind="stable")
     return variants[order]
+
+
+def _with_shapes(tables: HandTables, ev, keep, count: int, shapes: int, showdown) -> np.ndarray:
+    """``keep`` (splits by ``ev``, best first) cut to ``count``, of which the last
+    ``shapes`` are the best split by ``ev`` of each shape (the rows' categories) none of
+    the first ``count - shapes`` has, best first, where those are undominated (of the
+    ``2 * shapes`` best such shapes)."""
+    splits = np.arange(len(ev))
+    shape = (
+        CATEGORY[tables.cls5[tables.back_subset(splits)]].astype(np.int64) * 100
+        + CATEGORY[tables.cls5[tables.middle_subset(splits)]] * 10
+        + CATEGORY[tables.cls3[tables.front_subset(splits)]]
+    )
+    head = keep[: count - shapes]
+    order = np.lexsort((-ev, shape))
+    firsts = order[np.flatnonzero(np.diff(shape[order], prepend=-1))]  # best of each shape
+    firsts = firsts[~np.isin(shape[firsts], shape[head])]
+    firsts = firsts[np.argsort(-ev[firsts], kind="stable")][: 2 * shapes]
+    b, m, f = showdown
+    tb, tm, tf = b[firsts][:, None], m[firsts][:, None], f[firsts][:, None]
+    dominated = ((b >= tb) & (m >= tm) & (f >= tf) & ((b > tb) | (m > tm) | (f > tf))).any(axis=1)
+    extra = firsts[~dominated][:shapes]
+    fill = keep[count - shapes :][: shapes - len(extra)]
+    return np.concatenate([head, extra, fill])
 
 
 class Seated:
@@ -377,7 +427,7 @@ def candidate_rows(
 
 
 def deal_opponents(
-    tables: HandTables, preset: Preset, opponents: int, n_deals: int, seed: int, values
+    tables: HandTables, preset: Preset, opponents: int, n_deals: int, seed: Seed, values
 ) -> SetHands:
     """``n_deals`` deals of the hand's 39 unseen cards to ``opponents`` normal-set opponents
     (the same deals for the same hand and seed)."""
@@ -409,7 +459,7 @@ def mc_points(
     special: str | None,
     special_rows,
     n_deals: int,
-    seed: int,
+    seed: Seed,
     keys=None,
     played: PlayedRows | None = None,
 ) -> np.ndarray:
@@ -511,22 +561,21 @@ def hard_choice(
     """The best split of hard's candidates and the values of every option.
 
     Every candidate, declaring the special, surrendering and the played rows are scored on
-    the same deals; each mean is shrunk towards its analytic value (``normal``'s estimate,
-    ``special_prior``, the surrender's price to every opponent), weighted as PRIOR_WEIGHT
-    deals. Fouled rows have no such estimate: theirs is the plain mean of the same deals.
-    The played rows never change the choice."""
+    the same deals: HARD_OPPONENT_HANDS opponent hands, and HARD_MORE_HANDS more where the
+    choice between the options (the played rows are none) is then at risk
+    (``choice_risk`` over HARD_RISK). Each mean is shrunk towards its analytic value
+    (``normal``'s estimate, ``special_prior``, the surrender's price to every opponent),
+    weighted as PRIOR_WEIGHT deals. Fouled rows have no such estimate: theirs is the plain
+    mean of the same deals. The played rows never change the choice."""
     keys = subset_keys(tables, preset.suit_tiebreak)
-    cands = top_candidates(tables, preset, ev, HARD_CANDIDATES, keys if HARD_SUITS else None)
-    n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
-    points = mc_points(
-        tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
+    cands = top_candidates(
+        tables, preset, ev, HARD_CANDIDATES, keys if HARD_SUITS else None, shapes=HARD_SHAPES
     )
-    mc = points.mean(axis=1)
-    prior = [ordinary_value(preset, odds, ev[cands]) * opponents]
     n = len(cands)
+    prior = [ordinary_value(preset, odds, ev[cands]) * opponents]
     if played is not None:
         if played.fouled:
-            prior.append(mc[n : n + 1])
+            prior.append(np.array([np.nan]))  # the plain mean of the deals: below
         else:
             sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
             rows_ev = model_for(preset, opponents).split_ev(
@@ -537,7 +586,44 @@ def hard_choice(
         prior.append(np.array([special_prior]))
     if preset.surrender:
         prior.append(np.array([-float(preset.surrender_cost) * opponents]))
-    score = (n_deals * mc + PRIOR_WEIGHT * np.concatenate(prior)) / (n_deals + PRIOR_WEIGHT)
+    prior_values = np.concatenate(prior)
+    # the options the seat chooses from: the candidates, the special, surrendering
+    options = np.ones(len(prior_values), dtype=bool)
+    if played is not None:
+        options[n] = False
+
+    def scored(points: np.ndarray) -> np.ndarray:
+        deals = points.shape[1]
+        mc = points.mean(axis=1)
+        known = np.where(np.isnan(prior_values), mc, prior_values)
+        return (deals * mc + PRIOR_WEIGHT * known) / (deals + PRIOR_WEIGHT)
+
+    n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
+    points = mc_points(
+        tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
+    )
+    score = scored(points)
+    more = HARD_MORE_HANDS // opponents
+    if more and choice_risk(points, score, options) > HARD_RISK:
+        points = np.concatenate(
+            [
+                points,
+                mc_points(
+                    tables,
+                    preset,
+                    opponents,
+                    cands,
+                    special,
+                    special_rows,
+                    more,
+                    (seed, 1),
+                    keys,
+                    played,
+                ),
+            ],
+            axis=1,
+        )
+        score = scored(points)
     best = int(np.argmax(score[:n]))
     at = n + (played is not None)
     return HardValues(
@@ -547,6 +633,24 @@ def hard_choice(
         played=float(score[n]) if played is not None else None,
         surrender=float(score[-1]) if preset.surrender else None,
     )
+
+
+def choice_risk(points: np.ndarray, score: np.ndarray, options: np.ndarray) -> float:
+    """What choosing the best of the ``options`` by ``score`` may lose, in points: over the
+    other options, the expected amount by which each beats it, E[max(0, X)] for X normal
+    with the mean of its difference over the deals (``points``: options x deals) less the
+    score gap and that mean's standard error."""
+    at = np.flatnonzero(options)
+    best = at[np.argmax(score[at])]
+    rivals = at[at != best]
+    if not len(rivals):
+        return 0.0
+    error = (points[best][None, :] - points[rivals]).std(axis=1) / np.sqrt(points.shape[1])
+    gap = score[best] - score[rivals]
+    z = gap / np.maximum(error, 1e-12)
+    tail = 0.5 * np.vectorize(math.erfc)(z / math.sqrt(2.0))
+    density = np.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
+    return float(np.sum(np.where(error > 0, error * density - gap * tail, 0.0)))
 
 
 def score_with(
