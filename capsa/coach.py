@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from capsa.cards import CapsaError, Card, format_cards, parse_cards
+from capsa.cards import CapsaError, Card, DeckStyle, format_cards, parse_cards
 from capsa.hands import evaluate, is_fouled
 from capsa.i18n import count_of, number, t
 from capsa.names import OPPONENTS_WORDS, position_name, row_name, special_name
@@ -312,7 +312,9 @@ class ReviewText:
     how: str
 
 
-def review_text(review: Review, lang: str) -> ReviewText:
+def review_text(review: Review, lang: str, deck: DeckStyle = DeckStyle.CLASSIC) -> ReviewText:
+    """The review in words, the cards in the reader's ``deck`` style."""
+
     def points(value: float) -> str:
         return signed(value, lang)
 
@@ -340,9 +342,9 @@ def review_text(review: Review, lang: str) -> ReviewText:
         verdict = t("rev.cost", lang, loss=number(review.loss, lang, digits=2))
     return ReviewText(
         yours_title=t("rev.yours", lang, points=points(review.played_value)),
-        yours=_setting_text(review.played, review.declared, review.surrendered, lang),
+        yours=_setting_text(review.played, review.declared, review.surrendered, lang, deck),
         best_title=t("rev.best", lang, points=points(review.best_value)),
-        best=_setting_text(review.best, review.best_declare, review.best_surrender, lang),
+        best=_setting_text(review.best, review.best_declare, review.best_surrender, lang, deck),
         verdict=verdict,
         notes=tuple(notes),
         how=" ".join(
@@ -379,14 +381,16 @@ def _surrender_note(review: Review, lang: str) -> str | None:
     return None
 
 
-def _setting_text(setting: Rows | None, declared: str | None, surrendered: bool, lang: str) -> str:
+def _setting_text(
+    setting: Rows | None, declared: str | None, surrendered: bool, lang: str, deck: DeckStyle
+) -> str:
     """Front on top, as on the table; then a declared special, a surrender or a foul."""
     lines = []
     if setting is not None:
         for position, cards in reversed(list(zip(POSITIONS, setting, strict=True))):
             row = evaluate(cards)
             lines.append(
-                f"{position_name(position, lang)}: {format_cards(row.cards, symbols=True)}"
+                f"{position_name(position, lang)}: {format_cards(row.cards, True, deck)}"
                 f" ({row_name(row, lang)})"
             )
     if surrendered:

@@ -115,12 +115,16 @@ def rank_word(rank: int, lang: str, plural: bool = False) -> str:
     return t(f"rank.{rank}.plural" if plural else f"rank.{rank}", lang)
 
 
-def number(value: float, lang: str, digits: int = 1, sign: bool = False) -> str:
+def number(
+    value: float, lang: str, digits: int = 1, sign: bool = False, fixed: bool = False
+) -> str:
     """``value`` as ``lang`` writes numbers: at most ``digits`` decimals (none for a whole
-    number), its own decimal mark ("-0,8" in Indonesian and Vietnamese), a plus sign on a
-    positive value with ``sign``."""
+    number; exactly ``digits`` with ``fixed``: "12.0"), its own decimal mark ("-0,8" in
+    Indonesian and Vietnamese), a plus sign on a positive value with ``sign``."""
     rounded = round(value, digits)
-    text = f"{rounded:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{rounded:.0f}"
+    text = f"{rounded:.{digits}f}"
+    if digits and not fixed:
+        text = text.rstrip("0").rstrip(".")
     if text in ("-0", ""):
         text = "0"
     text = text.replace(".", t("num.decimal", lang))

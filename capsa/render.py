@@ -36,7 +36,7 @@ from PIL import Image, ImageDraw, ImageFont
 from capsa.cards import SUITS, Card, DeckStyle, rank_text, sort_hand
 from capsa.coach import Review, review_text
 from capsa.hands import Row, evaluate, foul_positions
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.match import Standing
 from capsa.names import position_name, row_name, special_name
 from capsa.scoring import PairResult, PlayerResult, RoundResult
@@ -324,16 +324,10 @@ def _wrap(text: str, size: int, bold: bool, width: float, lines: int = 2) -> lis
     return [_fit(line, size, bold, width) for line in out[:lines]]
 
 
-def _signed(value: float) -> str:
-    """+14, −7, 0, +9.7 (a real minus sign; decimals only when there are any)."""
-    number = (
-        f"{abs(value):.2f}".rstrip("0").rstrip(".") if value != int(value) else str(abs(int(value)))
-    )
-    if value > 0:
-        return "+" + number
-    if value < 0:
-        return MINUS + number
-    return "0"
+def _signed(value: float, lang: str) -> str:
+    """+14, −7, 0, +9.7 ("+9,7" in Indonesian): as ``lang`` writes numbers, with a real
+    minus sign; decimals only when there are any."""
+    return number(value, lang, 2, sign=True).replace("-", MINUS)
 
 
 def _png(image: Image.Image) -> bytes:
@@ -843,7 +837,7 @@ def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Pane
     mid = y + SD_HEAD_H / 2
     badge = SD_CHIP + 3
     _paste(canvas, _chip_sprite(str(p + 1), "player", badge), x + SD_PAD, mid - badge / 2)
-    total = _signed(player.total)
+    total = _signed(player.total, lang)
     score_colour = GOLD if player.total > 0 else LOSS if player.total < 0 else TEXT
     _text(draw, (right - SD_PAD, mid), total, 28, fill=score_colour, anchor="rm")
     name_x = x + SD_PAD + badge + 8
@@ -902,7 +896,7 @@ def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Pane
     if result.table_sweeper == p:
         notes.append(t("word.table_sweep", lang))
     if player.fee:
-        notes.append(t("render.fee", lang, fee=_signed(-player.fee)))
+        notes.append(t("render.fee", lang, fee=_signed(-player.fee, lang)))
     if notes:
         strip_mid = rows_bottom + SD_PAD + SD_STRIP_H / 2
         colour = GOLD if result.table_sweeper == p else TEXT_DIM
@@ -1013,7 +1007,7 @@ def render_standings(
         _text(
             draw,
             (width - MARGIN - 8, mid),
-            _signed(standing.total),
+            _signed(standing.total, lang),
             22,
             fill=colour,
             anchor="rm",

@@ -18,7 +18,7 @@ from capsa.scoring import PairResult, RoundResult
 ROW_ORDER = ("front", "middle", "back")
 
 
-def signed(points: float, lang: str = "en") -> str:
+def signed(points: float, lang: str) -> str:
     """Points with their sign ("+5", "-2", "+9,7" in Indonesian), as ``lang`` writes
     numbers; a room fee leaves at most two decimals."""
     return number(points, lang, digits=2, sign=True)
@@ -101,7 +101,7 @@ def pair_line(result: RoundResult, pair: PairResult, lang: str = "en") -> str:
     return f"**{head}**: " + " · ".join(parts) + f" {tail}"
 
 
-def totals_lines(totals: Mapping[str, float], lang: str = "en") -> list[str]:
+def totals_lines(totals: Mapping[str, float], lang: str) -> list[str]:
     ordered = sorted(totals.items(), key=lambda kv: -kv[1])
     return [f"{name}: **{signed(total, lang)}**" for name, total in ordered]
 

@@ -169,5 +169,5 @@ class Coach:
         except Exception:
             log.exception("could not draw a review")
             picture = None
-        screen = review_screen(review, rnd.number, lang, picture)
+        screen = review_screen(review, rnd.number, lang, picture, deck)
         await interaction.followup.send(**screen.send_kwargs(ephemeral=True))

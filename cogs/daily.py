@@ -35,6 +35,7 @@ from capsa.settings import PRESET
 from capsa.specials import available, find_setting
 from cogs.components import BuilderAction, DailyClick, Refusal, RefusalCode
 from cogs.hand_builder import SPECIALS_BY_ROWS, check_placing
+from cogs.preferences import deck_for
 from cogs.replies import user_lang
 from cogs.screens import daily as screens
 from cogs.table_base import TableServices
@@ -75,10 +76,12 @@ class Daily:
         day = self.today()
         played = await self.repo.daily_play(guild_id, day, interaction.user.id)
         if played is not None:  # one try a day: what they played, where they stand now
-            screen = await self._result(played, lang, again=True)
+            screen = await self._result(played, lang, interaction.user.id, again=True)
         else:
             hand = await self._hand(guild_id, day)
-            screen = await self._builder(hand, Draft.start(parse_cards(hand.cards)), lang)
+            screen = await self._builder(
+                hand, Draft.start(parse_cards(hand.cards)), lang, interaction.user.id
+            )
         await interaction.followup.send(**screen.send_kwargs(ephemeral=True))
 
     async def board(self, interaction: discord.Interaction, which: DailyDay) -> None:
@@ -150,7 +153,7 @@ class Daily:
             return
         else:  # Auto-arrange is no daily control: an old or forged id
             raise Refusal(RefusalCode.STALE)
-        screen = await self._builder(hand, draft, lang)
+        screen = await self._builder(hand, draft, lang, interaction.user.id)
         await interaction.edit_original_response(**screen.edit_kwargs())
 
     async def _declare(
@@ -199,7 +202,7 @@ class Daily:
             raise Refusal(RefusalCode.DAILY_PLAYED)  # another click of theirs was first
         play = await self.repo.daily_play(hand.guild_id, hand.day, user_id)
         assert play is not None
-        screen = await self._result(play, lang)
+        screen = await self._result(play, lang, user_id)
         await interaction.edit_original_response(**screen.edit_kwargs())
 
     # --- what the screens need ------------------------------------------------------------
@@ -224,12 +227,16 @@ class Daily:
             self._specials[key] = found[0] if found else None
         return self._specials[key]
 
-    async def _builder(self, hand: DailyHand, draft: Draft, lang: str) -> screens.Screen:
+    async def _builder(
+        self, hand: DailyHand, draft: Draft, lang: str, user_id: int
+    ) -> screens.Screen:
+        """The day's builder for ``user_id``, in their deck style."""
         special = await self._special(hand)
+        deck = await deck_for(self.repo, user_id)
         rows = draft.setting if (draft.back or draft.middle) else None
         try:
             picture = await self.services.workers.run(
-                Priority.CLICK, render_hand, draft.hand, rows, lang
+                Priority.CLICK, render_hand, draft.hand, rows, lang, deck
             )
         except Exception:
             log.exception("could not draw the daily hand")
@@ -243,12 +250,17 @@ class Daily:
             special=special,
             special_value=value,
             picture=picture,
+            deck=deck,
         )
 
-    async def _result(self, play: DailyPlay, lang: str, *, again: bool = False) -> screens.Screen:
+    async def _result(
+        self, play: DailyPlay, lang: str, user_id: int, *, again: bool = False
+    ) -> screens.Screen:
+        """A member's result, the cards in ``user_id``'s deck style."""
+        deck = await deck_for(self.repo, user_id)
         plays = await self.repo.daily_plays(play.guild_id, play.day)
         ranked = places([p.loss for p in plays])
         place = next(pl for p, pl in zip(plays, ranked, strict=True) if p.user_id == play.user_id)
         return screens.daily_result_screen(
-            play, place, len(plays), day_end(play.day), lang, again=again
+            play, place, len(plays), day_end(play.day), lang, again=again, deck=deck
         )

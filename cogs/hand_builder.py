@@ -241,8 +241,9 @@ class HandBuilder:
             if not hand.surrendered:
                 back, middle, _ = rows_of(hand)
                 draft = draft.with_setting(back, middle)
+            deck = await deck_for(self.services.repo, interaction.user.id)
             locked = screens.locked_screen(
-                match, rnd, draft, lang, hand.declare, surrendered=hand.surrendered
+                match, rnd, draft, lang, hand.declare, surrendered=hand.surrendered, deck=deck
             )
             await interaction.followup.send(**locked.send_kwargs(ephemeral=True))
             return
@@ -386,7 +387,8 @@ class HandBuilder:
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
             self.services.scheduler.spawn(self.rounds.close_round(match.id))
-        locked = screens.locked_screen(match, rnd, draft, turn.lang, declare, surrender)
+        deck = await deck_for(self.services.repo, interaction.user.id)
+        locked = screens.locked_screen(match, rnd, draft, turn.lang, declare, surrender, deck=deck)
         await interaction.edit_original_response(**locked.edit_kwargs())
         hand = rnd.hands[seat]
         if (  # a refused DM left no DM message to lock

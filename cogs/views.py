@@ -237,9 +237,16 @@ def replay_view(match_id: int, number: int, last: int, lang: str) -> discord.ui.
 # --- the daily hand ---------------------------------------------------------------------------
 
 
-def daily_builder_view(day: int, draft: Draft, lang: str, special: str | None) -> discord.ui.View:
-    """The hand builder's selects and buttons for the daily hand of ``day`` (no
-    Auto-arrange; Declare only when the hand holds ``special``)."""
+def daily_builder_view(
+    day: int,
+    draft: Draft,
+    lang: str,
+    special: str | None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
+) -> discord.ui.View:
+    """The hand builder's selects (each card in the person's ``deck`` style) and buttons for
+    the daily hand of ``day`` (no Auto-arrange; Declare only when the hand holds
+    ``special``)."""
     view = discord.ui.View(timeout=None)
     declared = special_name(special, lang) if special else ""
     for act in c.DAILY_ACTIONS:
@@ -252,10 +259,7 @@ def daily_builder_view(day: int, draft: Draft, lang: str, special: str | None) -
                 placeholder=t(act.key, lang),
                 min_values=5,
                 max_values=5,
-                options=[
-                    discord.SelectOption(label=card.symbol, value=card.code, default=card in chosen)
-                    for card in options
-                ],
+                options=select_options(act.position, options, chosen, lang, deck),
                 row=c.DAILY_SELECTS.index(act),
             )
             view.add_item(DailySelect(select, click))

@@ -49,12 +49,12 @@ def test_daily_screens_in_every_language(lang: str) -> None:
     builder = daily_builder_screen(DAY, Draft.start(CARDS), lang, ends=0.0, special=None)
     assert t("daily.title", lang, day="2026-12-02") in text_of(builder)
     result = text_of(daily_result_screen(play(5), 2, 3, 0.0, lang))
-    assert points(REVIEW.played_value) in result and points(REVIEW.best_value) in result
+    assert points(REVIEW.played_value, lang) in result and points(REVIEW.best_value, lang) in result
     today = text_of(daily_board_screen(DAY, [play(5)], [1], lang, ends=0.0, over=False))
     assert t("daily.hidden", lang) in today and CARDS[0].symbol not in today
     cards = [c.code for c in CARDS]
     over = text_of(daily_board_screen(DAY, [play(5)], [1], lang, ends=0.0, over=True, cards=cards))
-    assert t("daily.best", lang, value=points(REVIEW.best_value)) in over
+    assert t("daily.best", lang, value=points(REVIEW.best_value, lang)) in over
     assert all(c.symbol in over for c in CARDS)
     if lang != "en":
         for screen in (builder, result, today, over):
@@ -71,7 +71,8 @@ def test_rating_screens_in_every_language(lang: str) -> None:
         leaderboard_screen([row], sort="rating", period="all", page=0, pages=1, page_size=10,
                            lang=lang)
     )  # fmt: skip
-    assert f"{rating.conservative:.1f}" in board and "±6.0" in board
+    mark = "," if lang in ("id", "vi") else "."  # each language's decimal mark
+    assert f"{rating.conservative:.1f}".replace(".", mark) in board and f"±6{mark}0" in board
     assert t("lb.provisional_mark", lang) in board
     stats = PlayerStats(7, 3, 1, 4.0, 30, 0.13, 0, 0, 0, 0, rating=rating, rating_change=-1.25)
     shown = text_of(stats_screen(stats, "x", lang, Streak(2, 5)))

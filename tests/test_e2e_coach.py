@@ -26,7 +26,7 @@ TITLE = "the coach's review"
 
 
 def _points(value: float) -> str:
-    return signed(round(value, 2))
+    return signed(round(value, 2), "en")
 
 
 async def test_review_my_hand_in_the_channel_and_the_dm_across_a_restart(fake_discord, tmp_path):

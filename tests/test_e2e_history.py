@@ -140,7 +140,7 @@ async def test_history_pages_replay_walk_across_a_restart_and_refusals(fake_disc
         assert "standard" in line and f"<@{alice.id}>" in line and "🤖 Computer 1" in line
         for seat, total in totals.items():
             who = "🤖 Computer 1" if seat == 2 else f"<@{[alice, bob][seat].id}>"
-            assert f"{who} {signed(total)}" in line
+            assert f"{who} {signed(total, 'en')}" in line
         best = max(totals.values())
         winners = [s for s, total in totals.items() if total == best]
         assert "🏆" in line and all(

@@ -54,8 +54,8 @@ async def test_auto_arrange_offers_both_and_time_out_plays_the_rows(
         assert pressed.answered
         await fake.wait_for_message(alice.dm, lambda m: m is dm_a and m.edits > edits)
         text = dm_a.text()
-        assert f"about {signed(round(solver.ordinary_expected, 1))} points expected" in text
-        assert f"**Declare Dragon**: about {signed(round(solver.special_value, 1))}" in text
+        assert f"about {signed(round(solver.ordinary_expected, 1), 'en')} points expected" in text
+        assert f"**Declare Dragon**: about {signed(round(solver.special_value, 1), 'en')}" in text
         assert "Declare Dragon" in dm_a.button_labels() and "Submit" in dm_a.button_labels()
         assert not (await bot.repo.current_round(match.id)).hands[0].submitted
 

@@ -285,11 +285,12 @@ def test_standings_shapes():
 
 
 def test_signed_numbers():
-    assert render._signed(14) == "+14"
-    assert render._signed(-7) == "\u22127"
-    assert render._signed(0) == "0"
-    assert render._signed(9.7) == "+9.7"
-    assert render._signed(-0.25) == "\u22120.25"
+    assert render._signed(14, "en") == "+14"
+    assert render._signed(-7, "en") == "\u22127"
+    assert render._signed(0, "en") == "0"
+    assert render._signed(9.7, "en") == "+9.7"
+    assert render._signed(-0.25, "en") == "\u22120.25"
+    assert render._signed(9.7, "id") == "+9,7" and render._signed(-0.25, "vi") == "\u22120,25"
 
 
 def test_card_sprites_are_cached():

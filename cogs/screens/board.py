@@ -9,7 +9,7 @@ import discord
 
 from capsa.cards import format_cards, parse_cards
 from capsa.daily import Streak
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.names import category_name, special_name
 from capsa.rating import PROVISIONAL_MATCHES, Rating
 from capsa.rules_text import RulesPage, rules_command
@@ -27,9 +27,9 @@ SHARPEST = "sharpest"  # the leaderboard sorted by the coach's losses
 RATING = "rating"  # the leaderboard sorted by rating (capsa/rating.py)
 
 
-def rating_number(value: float) -> str:
-    """A rating, or its uncertainty, as shown: one decimal."""
-    return f"{value:.1f}"
+def rating_number(value: float, lang: str) -> str:
+    """A rating, or its uncertainty, as shown: one decimal, in ``lang``'s style."""
+    return number(value, lang, 1, fixed=True)
 
 
 def _rating_row(pos: int, row: LeaderRow, lang: str) -> str:
@@ -39,8 +39,8 @@ def _rating_row(pos: int, row: LeaderRow, lang: str) -> str:
         lang,
         pos=pos,
         name=f"<@{row.user_id}>",
-        rating=rating_number(rating.conservative),
-        sigma=rating_number(rating.sigma),
+        rating=rating_number(rating.conservative, lang),
+        sigma=rating_number(rating.sigma, lang),
         matches=rating.matches,
         provisional=t("lb.provisional_mark", lang) if rating.provisional else "",
     )
@@ -78,7 +78,7 @@ def leaderboard_screen(
                 lang,
                 pos=page * page_size + i + 1,
                 name=f"<@{row.user_id}>",
-                loss=f"{row.loss or 0.0:.2f}",
+                loss=number(row.loss or 0.0, lang, 2, fixed=True),
                 reviewed=row.reviewed,
             )
             for i, row in enumerate(rows)
@@ -91,7 +91,7 @@ def leaderboard_screen(
                 lang,
                 pos=page * page_size + i + 1,
                 name=f"<@{row.user_id}>",
-                points=signed(row.points),
+                points=signed(row.points, lang),
                 wins=row.wins,
                 matches=row.matches,
                 sweeps=row.sweeps,
@@ -122,8 +122,10 @@ def stats_screen(stats: PlayerStats, name: str, lang: str, streak: Streak) -> Sc
     embed = discord.Embed(title=t("st.title", lang, name=name), colour=GREEN)
     embed.add_field(name=t("st.matches", lang), value=str(stats.matches))
     embed.add_field(name=t("st.wins", lang), value=str(stats.wins))
-    embed.add_field(name=t("st.points", lang), value=signed(stats.points))
-    embed.add_field(name=t("st.ppr", lang), value=f"{stats.points_per_round:+.2f}")
+    embed.add_field(name=t("st.points", lang), value=signed(stats.points, lang))
+    embed.add_field(
+        name=t("st.ppr", lang), value=number(stats.points_per_round, lang, 2, sign=True, fixed=True)
+    )
     embed.add_field(name=t("st.sweeps", lang), value=f"{stats.sweeps_given} / {stats.sweeps_taken}")
     embed.add_field(name=t("st.table_sweeps", lang), value=str(stats.table_sweeps))
     embed.add_field(name=t("st.fouls", lang), value=str(stats.fouls))
@@ -141,9 +143,9 @@ def stats_screen(stats: PlayerStats, name: str, lang: str, streak: Streak) -> Sc
             "st.coach_value",
             lang,
             recent=min(stats.reviewed, RECENT_REVIEWS),
-            loss_recent=f"{stats.loss_recent:.2f}",
+            loss_recent=number(stats.loss_recent, lang, 2, fixed=True),
             reviewed=stats.reviewed,
-            loss_all=f"{stats.loss_all:.2f}",
+            loss_all=number(stats.loss_all, lang, 2, fixed=True),
         )
     embed.add_field(name=t("st.coach", lang), value=coach, inline=False)
     embed.add_field(name=t("st.rating", lang), value=rating_text(stats, lang), inline=False)
@@ -167,9 +169,9 @@ def rating_text(stats: PlayerStats, lang: str) -> str:
     text = t(
         "st.rating_value",
         lang,
-        rating=rating_number(rating.conservative),
-        mu=rating_number(rating.mu),
-        sigma=rating_number(rating.sigma),
+        rating=rating_number(rating.conservative, lang),
+        mu=rating_number(rating.mu, lang),
+        sigma=rating_number(rating.sigma, lang),
         change=f"{stats.rating_change or 0.0:+.1f}",
     )
     if rating.provisional:

@@ -111,6 +111,7 @@ def locked_embed(
     lang: str,
     declared: str | None = None,
     surrendered: bool = False,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> discord.Embed:
     if surrendered:
         text = t("hand.surrendered", lang, channel=match.channel_id)
@@ -125,12 +126,12 @@ def locked_embed(
     )
     if surrendered:  # no rows: the cards as dealt
         embed.add_field(
-            name=t("hand.cards", lang), value=format_cards(draft.hand, symbols=True), inline=False
+            name=t("hand.cards", lang), value=format_cards(draft.hand, True, deck), inline=False
         )
     else:
         embed.add_field(
             name=t("hand.rows", lang),
-            value="\n".join(preview_lines(draft, lang)[:3]),
+            value="\n".join(preview_lines(draft, lang, deck)[:3]),
             inline=False,
         )
     return embed
@@ -143,10 +144,11 @@ def locked_screen(
     lang: str,
     declared: str | None = None,
     surrendered: bool = False,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> Screen:
-    """The hand as submitted (the special declared, or the hand given up): no menus, no
-    picture."""
-    embed = locked_embed(match, rnd, draft, lang, declared, surrendered)
+    """The hand as submitted (the special declared, or the hand given up), the cards in the
+    person's ``deck`` style: no menus, no picture."""
+    embed = locked_embed(match, rnd, draft, lang, declared, surrendered, deck)
     return Screen(embeds=(embed,), replaces=True)
 
 

@@ -10,10 +10,10 @@ from datetime import date
 import discord
 
 from capsa.builder import Draft, preview_lines
-from capsa.cards import format_cards, parse_cards
+from capsa.cards import DeckStyle, format_cards, parse_cards
 from capsa.coach import Review, review_text
 from capsa.daily import day_number, shown_loss
-from capsa.i18n import t
+from capsa.i18n import number, t
 from capsa.showdown import signed
 from cogs.screens.base import GOLD, GREEN, GREY, Picture, Screen, relative, with_picture
 from cogs.screens.builder import HAND_PICTURE, special_held_note
@@ -21,13 +21,13 @@ from cogs.views import daily_builder_view, daily_confirm_view
 from data.repository import DailyPlay
 
 
-def points(value: float) -> str:
+def points(value: float, lang: str) -> str:
     """Expected points as the daily hand shows them: two decimals, signed."""
-    return signed(round(value, 2))
+    return signed(value, lang)
 
 
-def loss_text(loss: float) -> str:
-    return f"{shown_loss(loss):.2f}"
+def loss_text(loss: float, lang: str) -> str:
+    return number(shown_loss(loss), lang, 2, fixed=True)
 
 
 def daily_builder_screen(
@@ -39,6 +39,7 @@ def daily_builder_screen(
     special: str | None,
     special_value: int | None = None,
     picture: bytes | None = None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> Screen:
     """The builder of the day's hand (``special``: the one it may declare, paying
     ``special_value``; ``picture``: the hand drawn, None if it could not be)."""
@@ -49,16 +50,16 @@ def daily_builder_screen(
         description=t("daily.intro", lang, when=relative(ends)),
     )
     embed.add_field(
-        name=t("hand.cards", lang), value=format_cards(draft.hand, symbols=True), inline=False
+        name=t("hand.cards", lang), value=format_cards(draft.hand, True, deck), inline=False
     )
     embed.add_field(
-        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang)), inline=False
+        name=t("hand.rows", lang), value="\n".join(preview_lines(draft, lang, deck)), inline=False
     )
     if special is not None and special_value is not None:
         embed.add_field(name="✨", value=special_held_note(special, special_value, lang))
     return Screen(
         embeds=(with_picture(embed, drawn),),
-        view=daily_builder_view(day_number(day), draft, lang, special),
+        view=daily_builder_view(day_number(day), draft, lang, special, deck),
         pictures=(drawn,) if drawn else (),
     )
 
@@ -70,7 +71,14 @@ def daily_confirm_foul_screen(day: date, draft: Draft, lang: str) -> Screen:
 
 
 def daily_result_screen(
-    play: DailyPlay, place: int, players: int, ends: float, lang: str, *, again: bool = False
+    play: DailyPlay,
+    place: int,
+    players: int,
+    ends: float,
+    lang: str,
+    *,
+    again: bool = False,
+    deck: DeckStyle = DeckStyle.CLASSIC,
 ) -> Screen:
     """A member's play of the day's hand: its value against the coach's best, the loss,
     and their place among the members who played it so far (``again``: they asked for
@@ -81,14 +89,14 @@ def daily_result_screen(
         description=t(
             "daily.result",
             lang,
-            value=points(play.value),
-            best=points(play.best_value),
-            loss=loss_text(play.loss),
+            value=points(play.value, lang),
+            best=points(play.best_value, lang),
+            loss=loss_text(play.loss, lang),
             place=place,
             players=players,
         ),
     )
-    played = review_text(Review.from_dict(play.review), lang).yours  # as the coach writes it
+    played = review_text(Review.from_dict(play.review), lang, deck).yours  # as the coach writes it
     embed.add_field(name=t("hand.rows", lang), value=played, inline=False)
     embed.add_field(
         name="⏳",
@@ -117,8 +125,8 @@ def daily_board_screen(
             lang,
             pos=place,
             name=f"<@{play.user_id}>",
-            loss=loss_text(play.loss),
-            value=points(play.value),
+            loss=loss_text(play.loss, lang),
+            value=points(play.value, lang),
         )
         for play, place in zip(plays, places, strict=True)
     ]
@@ -129,7 +137,7 @@ def daily_board_screen(
     if over and plays:  # every play's review has the same best setting
         best = Review.from_dict(plays[0].review)
         embed.add_field(
-            name=t("daily.best", lang, value=points(best.best_value)),
+            name=t("daily.best", lang, value=points(best.best_value, lang)),
             value=review_text(best, lang).best,
             inline=False,
         )

@@ -39,7 +39,7 @@ def history_line(summary: MatchSummary, lang: str) -> str:
     winner(s)."""
     match = summary.match
     ordered = sorted(summary.totals.items(), key=lambda kv: (-kv[1], kv[0]))
-    players = " · ".join(f"{seat_label(summary, seat)} {signed(p)}" for seat, p in ordered)
+    players = " · ".join(f"{seat_label(summary, seat)} {signed(p, lang)}" for seat, p in ordered)
     winners = [s.seat for s in match.seats if s.place == 1]
     if not winners:  # places not stored: the best total wins
         best = max(summary.totals.values(), default=0.0)
@@ -118,9 +118,11 @@ def replay_screen(
             description=f"{header}\n\n{t('rp.missing', lang)}",
         )
         if frame.points:
-            lines = [f"{names.get(s, s)}: **{signed(p)}**" for s, p in sorted(frame.points.items())]
+            lines = [
+                f"{names.get(s, s)}: **{signed(p, lang)}**" for s, p in sorted(frame.points.items())
+            ]
             embed.add_field(name=t("sd.round_points", lang), value="\n".join(lines))
-        embed.add_field(name=t("sd.totals", lang), value="\n".join(totals_lines(totals)))
+        embed.add_field(name=t("sd.totals", lang), value="\n".join(totals_lines(totals, lang)))
         found = [embed]
     else:
         found = showdown_embeds(frame.result, totals, frame.number, last, lang, frame.auto)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from capsa.cards import DeckStyle
 from capsa.coach import Review, review_text
 from capsa.i18n import t
 from cogs.screens.base import GOLD, GREEN, Picture, Screen, with_picture
@@ -13,10 +14,12 @@ from cogs.views import review_view
 REVIEW_PICTURE = "review.jpg"
 
 
-def review_embed(review: Review, number: int, lang: str) -> discord.Embed:
+def review_embed(
+    review: Review, number: int, lang: str, deck: DeckStyle = DeckStyle.CLASSIC
+) -> discord.Embed:
     """Both settings with their values (text as well as the picture), the verdict and the
     notes; how the values were found in the footer."""
-    text = review_text(review, lang)
+    text = review_text(review, lang, deck)
     colour = GREEN if review.is_best else GOLD
     embed = discord.Embed(
         title=t("rev.title", lang, k=number),
@@ -29,10 +32,16 @@ def review_embed(review: Review, number: int, lang: str) -> discord.Embed:
     return embed
 
 
-def review_screen(review: Review, number: int, lang: str, picture: bytes | None) -> Screen:
+def review_screen(
+    review: Review,
+    number: int,
+    lang: str,
+    picture: bytes | None,
+    deck: DeckStyle = DeckStyle.CLASSIC,
+) -> Screen:
     drawn = Picture(REVIEW_PICTURE, picture) if picture is not None else None
     return Screen(
-        embeds=(with_picture(review_embed(review, number, lang), drawn),),
+        embeds=(with_picture(review_embed(review, number, lang, deck), drawn),),
         pictures=(drawn,) if drawn else (),
     )
 
