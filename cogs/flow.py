@@ -149,14 +149,14 @@ class TableFlow:
                     )
                     holding = True
         except BaseException as err:
-            if holding:  # whoever comes first tries again (at once if this process stops)
-                holding = False
+            if holding:  # whoever comes first tries again (at once if this process stops),
+                holding = False  # unless another process took the table over meanwhile
                 pause = 0.0 if isinstance(err, asyncio.CancelledError) else RETRY_SECONDS[0]
-                await asyncio.shield(scheduler.schedule(match_id, TimerKind.WATCHDOG, 0, pause))
+                await asyncio.shield(scheduler.hand_on(match_id, TimerKind.WATCHDOG, 0, pause))
             raise
         finally:
-            if holding:
-                await scheduler.cancel(match_id, TimerKind.WATCHDOG)
+            if holding:  # (the watchdog of another process that took the table over stays)
+                await scheduler.release(match_id, TimerKind.WATCHDOG)
 
     @staticmethod
     def clock(step: Next) -> int:
