@@ -228,8 +228,8 @@ class Cluster:
             self.kills[sig.name] += 1
             ready = await self.start(slot)
             event.end = ready
-            if self.postgres and others:
-                event.target = min(ready + SQLITE_TARGET, event.start + PG_TARGET)
+            if self.postgres and others:  # another process takes over (the target)
+                event.target = event.start + PG_TARGET
             else:
                 event.target = ready + SQLITE_TARGET
 

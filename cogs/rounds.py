@@ -524,9 +524,7 @@ class Rounds:
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()
         )
-        await self.flow.advance(
-            match_id, Driver.NEXT, now=Next(Step.DEAL, time.time(), number=number + 1)
-        )
+        await self.flow.ask(match_id, Next(Step.DEAL, time.time(), number=number + 1))
 
     async def _drop_next_button(self, match: MatchRecord, shown: RoundRecord) -> None:
         """The pause after a showdown ran out: its Next button goes."""

@@ -29,7 +29,7 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -160,15 +160,29 @@ class Scheduler:
             self._cut_off = False
             self._back_at = now
 
-    async def hold(self, match_id: int, kind: TimerKind, arg: int, delay: float) -> None:
+    async def hold(
+        self, match_id: int, kind: TimerKind, arg: int, delay: float, *, if_absent: bool = False
+    ) -> bool:
         """Set a watchdog over work this process does now: the timer is held by this
         process (its lease renewed while it lives), so nobody runs it while the work goes
         on, however long it takes; should this process die, another claims it as soon as it
-        is known dead, or at ``delay`` if it only stops renewing it. ``cancel`` it when
-        done."""
-        await self.repo.set_timer(
-            match_id, kind, arg, max(0.0, delay), holder=self.owner, lease=self.lease
+        is known dead, or at ``delay`` if it only stops renewing it. ``release`` it when
+        done. ``if_absent``: only if the table has no such timer; whether it was set."""
+        return await self.repo.set_timer(
+            match_id,
+            kind,
+            arg,
+            max(0.0, delay),
+            if_absent=if_absent,
+            holder=self.owner,
+            lease=self.lease,
         )
+
+    async def ask(self, match_id: int, arg: int) -> bool:
+        """Store a step someone asked for ahead of its time (Next) as the table's clock, due
+        now (``arg``: its ``cogs.life.Clock``), unless another process is running the clock
+        now: should this process die before doing it, another does it at once."""
+        return await self.repo.set_timer(match_id, TimerKind.CLOCK, arg, 0.0, owner=self.owner)
 
     async def cancel(self, match_id: int, *kinds: TimerKind, arg: int | None = None) -> None:
         """Drop the table's timers of ``kinds`` (all of them if none is named), only those
@@ -298,9 +312,13 @@ class Scheduler:
 
         task.add_done_callback(done)
 
-    async def finish(self, job: Awaitable[T]) -> T:
+    async def finish(self, job: Coroutine[Any, Any, T]) -> T:
         """Run ``job`` to its end even if the caller is cancelled (the process stopping:
-        ``stop`` waits for it, POST_GRACE_SECONDS at most); its result."""
+        ``stop`` waits for it, POST_GRACE_SECONDS at most); its result. A process that is
+        stopping starts none (CancelledError): the next process does it."""
+        if self._stopping:
+            job.close()
+            raise asyncio.CancelledError
         task = asyncio.ensure_future(job)
         self._posts.add(task)
         task.add_done_callback(self._posts.discard)
