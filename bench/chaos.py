@@ -203,6 +203,14 @@ class Cluster:
         slot.spans.append([ready, float("inf")])
         return ready
 
+    def _serving(self, slot: Slot) -> bool:
+        """Whether ``slot``'s process is still connected to the gateway."""
+        shard = slot.index if len(self.slots) > 1 else 0
+        return any(
+            s.shard[0] == shard and s.conn is not None and not s.conn.closed
+            for s in self.fake.gateway.sessions
+        )
+
     def _sessions(self, slot: Slot) -> set[str]:
         """The gateway sessions of ``slot``'s shard (a new one: its process identified)."""
         shard = slot.index if len(self.slots) > 1 else 0
@@ -225,12 +233,17 @@ class Cluster:
             else:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(proc.pid, sig)
+                # it serves until its gateway connection closes (its posts under way done),
+                # then takes seconds more to tear down, deaf to Discord: dead from then on
+                stopped = asyncio.create_task(proc.wait())
+                while self._serving(slot) and not stopped.done():
+                    await asyncio.sleep(0.02)
+                died = time.time()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(proc.wait(), 20)
+                    await asyncio.wait_for(stopped, 20)
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 await proc.wait()
-                died = time.time()
             slot.spans[-1][1] = died
             self.kills[sig.name] += 1
             ready = await self.start(slot)
@@ -254,9 +267,10 @@ class Cluster:
 
 
 async def kill_loop(cluster: Cluster, args: argparse.Namespace, until: float) -> None:
-    """A kill every ``--kill-every`` s from the one before (not from its restart: a slow
-    start on a loaded machine does not thin the kills out; a slot still starting is killed
-    once it is up)."""
+    """A kill every ``--kill-every`` s: with several processes from the kill before (not
+    from its restart: a slow start on a loaded machine does not thin the kills out, and
+    another process may die while one starts; a slot still starting is killed once it is
+    up), with one from its restart (the table gets on between the kills)."""
     rng = random.Random(args.seed + 1)
     low, high = args.kill_every
     kills: list[asyncio.Task[None]] = []
@@ -269,6 +283,8 @@ async def kill_loop(cluster: Cluster, args: argparse.Namespace, until: float) ->
             slot = rng.choice(cluster.slots)
             sig = signal.SIGTERM if rng.random() < args.term_share else signal.SIGKILL
             kills.append(asyncio.create_task(cluster.kill(slot, sig)))
+            if len(cluster.slots) == 1:
+                await kills[-1]
     finally:
         await asyncio.gather(*kills)
 
