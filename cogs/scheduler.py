@@ -106,6 +106,7 @@ class Scheduler:
         # what a run could not store about its timer (the database out of reach): done by the
         # claim loop once it can, or the timer, held by this live process, would never run
         self._owed: dict[tuple[int, str], Callable[[], Awaitable[object]]] = {}
+        self._queued: dict[tuple[int, str], TimerRecord] = {}  # claimed, waiting (``_run``)
 
     def handle(self, kind: TimerKind, handler: Handler) -> None:
         self._handlers[kind] = handler
@@ -239,13 +240,21 @@ class Scheduler:
 
     def _run(self, timer: TimerRecord) -> None:
         key = (timer.match_id, timer.kind)
-        if key in self._running:  # (cannot be claimed twice while its lease runs)
+        if key in self._running:  # a version set again while the one before runs here: it
+            self._queued[key] = timer  # runs after it (held by this process meanwhile)
             return
         task = asyncio.create_task(
             self._fire(timer), name=f"capsa-timer-{timer.match_id}-{timer.kind}"
         )
         self._running[key] = task
-        task.add_done_callback(lambda _: self._running.pop(key, None))
+
+        def done(_: asyncio.Task[None]) -> None:
+            self._running.pop(key, None)
+            queued = self._queued.pop(key, None)
+            if queued is not None and not self._stopping:
+                self._run(queued)
+
+        task.add_done_callback(done)
 
     async def _fire(self, timer: TimerRecord) -> None:
         try:

@@ -258,3 +258,39 @@ async def test_next_pressed_survives_the_process_that_took_it(fake_bot, repo) ->
 
     await until(dealt, timeout=8, what="round 2 dealt")
     assert time.time() - pressed < 8 < tables.flow.pause
+
+
+# --- a timer set again while it runs -------------------------------------------------------
+
+
+async def test_a_timer_set_again_while_it_runs_here_runs_after_it(repo) -> None:
+    """The table's clock is set again (Next pressed) while this process still runs its
+    earlier version: the new one, claimed by this process meanwhile, runs once the first
+    is done, instead of staying held (its lease renewed by this live process) for ever."""
+    match, _rnd = await playing_round(repo)
+    scheduler = Scheduler(repo, owner="me", poll=0.05)
+    let_go = asyncio.Event()
+    runs: list[int] = []
+
+    async def clock(match_id: int, arg: int) -> None:
+        runs.append(arg)
+        if len(runs) == 1:
+            await let_go.wait()
+
+    scheduler.handle(TimerKind.CLOCK, clock)
+    scheduler.handle(TimerKind.WATCHDOG, clock)
+    scheduler.start()
+    try:
+        await scheduler.schedule(match.id, TimerKind.CLOCK, 1, 0)
+        await until(lambda: _true(runs == [1]), what="the first run")
+        await scheduler.schedule(match.id, TimerKind.CLOCK, 2, 0)  # set again, due now
+        await asyncio.sleep(0.5)  # claimed meanwhile by this process
+        let_go.set()
+        await until(lambda: _true(runs == [1, 2]), what="the second version's run")
+
+        async def dropped() -> bool:
+            return await repo.timers_of(match.id) == []
+
+        await until(dropped, what="both versions dropped")
+    finally:
+        await scheduler.stop()
