@@ -570,10 +570,14 @@ class Table:
             return
         next_id = showdown.find_component("Next round", (2,))["custom_id"]
         if style == "double":
-            await asyncio.gather(
-                self.host.click(showdown, "Next round", wait=False),
-                self.host.click(showdown, "Next round", wait=False),
-            )
+
+            async def press() -> None:  # (a button gone meanwhile: pressed as a client not
+                with contextlib.suppress(LookupError):  # redrawn yet would, its old id)
+                    await self.host.click(showdown, "Next round", wait=False)
+                    return
+                await self.stale(self.host, showdown, next_id)
+
+            await asyncio.gather(press(), press())
             if previous is not None and previous.edits >= 0:
                 await self.stale(self.host, previous, self.previous_next or next_id)
         else:
@@ -652,8 +656,8 @@ class Records:
         self.seats: list[dict[str, Any]] = []
 
     QUERIES = {
-        "matches": "SELECT id, channel_id, status, started_at, finished_at, lobby_message_id,"
-        " standings_message_id, rounds_total, seats_count FROM matches",
+        "matches": "SELECT id, channel_id, status, created_at, started_at, finished_at,"
+        " lobby_message_id, standings_message_id, rounds_total, seats_count FROM matches",
         "rounds": "SELECT id, match_id, number, status, deadline, created_at, scored_at,"
         " showdown_message_id FROM rounds",
         "hands": "SELECT round_id, seat, back, middle, front, declare, fouled, auto,"
@@ -734,12 +738,24 @@ def check(
     for match in records.matches:
         by_channel[match["channel_id"]].append(match)
     span: dict[int, tuple[int, int]] = {}
+
+    def lobby(match: dict[str, Any]) -> int:
+        """Its lobby message; one whose id was not stored (the process died between the
+        post and the store): the channel's first message from the match's creation on."""
+        if match["lobby_message_id"]:
+            return int(match["lobby_message_id"])
+        after = [
+            m.id
+            for m in fake.channels[match["channel_id"]].history
+            if m.created_at >= match["created_at"] - 0.5
+        ]
+        return min(after, default=1 << 62)
+
     for matches in by_channel.values():
         matches.sort(key=lambda m: m["id"])
         for i, match in enumerate(matches):
-            low = match["lobby_message_id"] or 0
-            high = (matches[i + 1]["lobby_message_id"] or 0) if i + 1 < len(matches) else 1 << 62
-            span[match["id"]] = (low, high if high else 1 << 62)
+            high = lobby(matches[i + 1]) if i + 1 < len(matches) else 1 << 62
+            span[match["id"]] = (lobby(match), high)
 
     for match in records.matches:
         mid, status = match["id"], match["status"]
