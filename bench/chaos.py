@@ -580,8 +580,9 @@ class Table:
             await asyncio.gather(press(), press())
             if previous is not None and previous.edits >= 0:
                 await self.stale(self.host, previous, self.previous_next or next_id)
-        else:
-            await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
+        else:  # (a try not acknowledged, and the button gone since: the round started)
+            with contextlib.suppress(LookupError):
+                await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
         self.previous_next = next_id
 
     previous_next: str | None = None
