@@ -43,9 +43,10 @@ The checks (each failure is a violation; the run exits 1 if there is any):
 * no table stuck: each step (deal round 1, the DMs, the close, the showdown, the next deal,
   the standings) happens within ``--normal`` s of being due, or, when a disruption came in
   between, within the targets of capsa/timings.py's issue: 5 s after the restarted process
-  is ready on SQLite, 15 s after the death on PostgreSQL with another process alive (5 s
-  after the database is back from an outage); ``--margin`` s are allowed on top for a
-  loaded machine. A step never done is a violation;
+  is ready on SQLite, 15 s after the death on PostgreSQL with another process alive (with
+  none: the later of that and 5 s after the restarted one is ready), 15 s after the
+  PostgreSQL server is back, 5 s after the SQLite disk has room again; ``--margin`` s are
+  allowed on top for a loaded machine. A step never done is a violation;
 * every interaction acknowledged within 3 s, unless the process its shard goes to was dead
   at some moment of those 3 s; no answer is the bot's "Something went wrong" (a database
   outage is answered with its own "try again").
@@ -178,17 +179,17 @@ class Cluster:
         self.postgres = postgres
         self.disruptions: list[Disruption] = []
         self.kills: Counter[str] = Counter()
-        self.lock = asyncio.Lock()
+        self.locks = {slot.index: asyncio.Lock() for slot in slots}  # a slot killed at a time
 
     async def start(self, slot: Slot, timeout: float = 90.0) -> float:
         """Start ``slot``'s process; returns when its shard identified (wall time). A bot
         that exits at start (its database out of reach: it says so and exits 2) is started
         again a second later, as a service manager restarts it."""
-        seen = self.fake.gateway.identifies
+        seen = self._sessions(slot)
         slot.proc = await spawn_bot_process(self.fake, self.db, slot.log, env=slot.env)
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while self.fake.gateway.identifies <= seen:
+        while self._sessions(slot) <= seen:
             if loop.time() > end:
                 tail = slot.log.read_text(errors="replace").strip().splitlines()[-3:]
                 raise RuntimeError(
@@ -202,11 +203,25 @@ class Cluster:
         slot.spans.append([ready, float("inf")])
         return ready
 
+    def _serving(self, slot: Slot) -> bool:
+        """Whether ``slot``'s process is still connected to the gateway."""
+        shard = slot.index if len(self.slots) > 1 else 0
+        return any(
+            s.shard[0] == shard and s.conn is not None and not s.conn.closed
+            for s in self.fake.gateway.sessions
+        )
+
+    def _sessions(self, slot: Slot) -> set[str]:
+        """The gateway sessions of ``slot``'s shard (a new one: its process identified)."""
+        shard = slot.index if len(self.slots) > 1 else 0
+        return {s.id for s in self.fake.gateway.sessions if s.shard[0] == shard}
+
     async def kill(self, slot: Slot, sig: signal.Signals) -> None:
-        """Kill ``slot``'s process with ``sig`` and start it again at once."""
-        proc = slot.proc
-        assert proc is not None
-        async with self.lock:
+        """Kill ``slot``'s process with ``sig`` and start it again at once (another slot may
+        be killed meanwhile: two deaths in a row)."""
+        async with self.locks[slot.index]:
+            proc = slot.proc
+            assert proc is not None
             died = time.time()
             others = any(s.alive_at(died) for s in self.slots if s is not slot)
             event = Disruption(f"{sig.name} {slot.index}", died)
@@ -218,18 +233,25 @@ class Cluster:
             else:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(proc.pid, sig)
+                # it serves until its gateway connection closes (its posts under way done),
+                # then takes seconds more to tear down, deaf to Discord: dead from then on
+                stopped = asyncio.create_task(proc.wait())
+                while self._serving(slot) and not stopped.done():
+                    await asyncio.sleep(0.02)
+                died = time.time()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(proc.wait(), 20)
+                    await asyncio.wait_for(stopped, 20)
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 await proc.wait()
-                died = time.time()
             slot.spans[-1][1] = died
             self.kills[sig.name] += 1
             ready = await self.start(slot)
             event.end = ready
-            if self.postgres and others:
-                event.target = min(ready + SQLITE_TARGET, event.start + PG_TARGET)
+            if self.postgres and others:  # another process takes over (the issue's target)
+                event.target = event.start + PG_TARGET
+            elif self.postgres:  # none alive: the restarted one, once the dead one is known dead
+                event.target = max(ready + SQLITE_TARGET, event.start + PG_TARGET)
             else:
                 event.target = ready + SQLITE_TARGET
 
@@ -245,16 +267,26 @@ class Cluster:
 
 
 async def kill_loop(cluster: Cluster, args: argparse.Namespace, until: float) -> None:
+    """A kill every ``--kill-every`` s: with several processes from the kill before (not
+    from its restart: a slow start on a loaded machine does not thin the kills out, and
+    another process may die while one starts; a slot still starting is killed once it is
+    up), with one from its restart (the table gets on between the kills)."""
     rng = random.Random(args.seed + 1)
     low, high = args.kill_every
-    while True:
-        wait = rng.uniform(low, high)
-        if time.time() + wait >= until:
-            return
-        await asyncio.sleep(wait)
-        slot = rng.choice(cluster.slots)
-        sig = signal.SIGTERM if rng.random() < args.term_share else signal.SIGKILL
-        await cluster.kill(slot, sig)
+    kills: list[asyncio.Task[None]] = []
+    try:
+        while True:
+            wait = rng.uniform(low, high)
+            if time.time() + wait >= until:
+                break
+            await asyncio.sleep(wait)
+            slot = rng.choice(cluster.slots)
+            sig = signal.SIGTERM if rng.random() < args.term_share else signal.SIGKILL
+            kills.append(asyncio.create_task(cluster.kill(slot, sig)))
+            if len(cluster.slots) == 1:
+                await kills[-1]
+    finally:
+        await asyncio.gather(*kills)
 
 
 # --- outages: the PostgreSQL server, a full disk ----------------------------------------------
@@ -538,14 +570,19 @@ class Table:
             return
         next_id = showdown.find_component("Next round", (2,))["custom_id"]
         if style == "double":
-            await asyncio.gather(
-                self.host.click(showdown, "Next round", wait=False),
-                self.host.click(showdown, "Next round", wait=False),
-            )
+
+            async def press() -> None:  # (a button gone meanwhile: pressed as a client not
+                with contextlib.suppress(LookupError):  # redrawn yet would, its old id)
+                    await self.host.click(showdown, "Next round", wait=False)
+                    return
+                await self.stale(self.host, showdown, next_id)
+
+            await asyncio.gather(press(), press())
             if previous is not None and previous.edits >= 0:
                 await self.stale(self.host, previous, self.previous_next or next_id)
-        else:
-            await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
+        else:  # (a try not acknowledged, and the button gone since: the round started)
+            with contextlib.suppress(LookupError):
+                await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
         self.previous_next = next_id
 
     previous_next: str | None = None
@@ -620,8 +657,8 @@ class Records:
         self.seats: list[dict[str, Any]] = []
 
     QUERIES = {
-        "matches": "SELECT id, channel_id, status, started_at, finished_at, lobby_message_id,"
-        " standings_message_id, rounds_total, seats_count FROM matches",
+        "matches": "SELECT id, channel_id, status, created_at, started_at, finished_at,"
+        " lobby_message_id, standings_message_id, rounds_total, seats_count FROM matches",
         "rounds": "SELECT id, match_id, number, status, deadline, created_at, scored_at,"
         " showdown_message_id FROM rounds",
         "hands": "SELECT round_id, seat, back, middle, front, declare, fouled, auto,"
@@ -702,12 +739,24 @@ def check(
     for match in records.matches:
         by_channel[match["channel_id"]].append(match)
     span: dict[int, tuple[int, int]] = {}
+
+    def lobby(match: dict[str, Any]) -> int:
+        """Its lobby message; one whose id was not stored (the process died between the
+        post and the store): the channel's first message from the match's creation on."""
+        if match["lobby_message_id"]:
+            return int(match["lobby_message_id"])
+        after = [
+            m.id
+            for m in fake.channels[match["channel_id"]].history
+            if m.created_at >= match["created_at"] - 0.5
+        ]
+        return min(after, default=1 << 62)
+
     for matches in by_channel.values():
         matches.sort(key=lambda m: m["id"])
         for i, match in enumerate(matches):
-            low = match["lobby_message_id"] or 0
-            high = (matches[i + 1]["lobby_message_id"] or 0) if i + 1 < len(matches) else 1 << 62
-            span[match["id"]] = (low, high if high else 1 << 62)
+            high = lobby(matches[i + 1]) if i + 1 < len(matches) else 1 << 62
+            span[match["id"]] = (lobby(match), high)
 
     for match in records.matches:
         mid, status = match["id"], match["status"]

@@ -27,6 +27,11 @@ RETRY_SECONDS = (5.0, 20.0, 60.0)  # a failed timer runs again after these pause
 # PROCESS_DEAD_SECONDS is dead, and what it held is taken over at once by another process.
 PROCESS_HEARTBEAT_SECONDS = 2.0
 PROCESS_DEAD_SECONDS = 10.0
+# An outage is not a death: a process whose own contact with the database broke (a call
+# failed, or its beats came further apart than this) judges no other process dead until it
+# has been in touch PROCESS_DEAD_SECONDS again, since nobody else could beat meanwhile
+# either; and a process counts as unseen only from the database server's start on.
+PROCESS_CUT_OFF_SECONDS = 2 * PROCESS_HEARTBEAT_SECONDS
 PROCESSES_KEPT_SECONDS = 86400.0  # a dead process's row is forgotten after this
 # A step a process does now (a deal, a Start) holds the table's timer as its watchdog: should
 # the process die, another takes the step over at this long after it began, or once the dead
@@ -36,6 +41,10 @@ WATCHDOG_SECONDS = 30.0
 # --- once-only posts ---------------------------------------------------------------------
 SHOWDOWN_CLAIM_SECONDS = 60.0  # the process posting a showdown holds it this long
 STANDINGS_CLAIM_SECONDS = 60.0  # the process posting the final standings holds them this long
+# A process that stops (SIGTERM) lets a post under way (a showdown, the standings) finish and
+# be stored as posted for at most this long before it cuts it: cut in flight, it could land
+# and be posted again by the next process.
+POST_GRACE_SECONDS = 10.0
 # A post that is out is stored as posted (its claim let go, if it failed) however long the
 # database is out of reach: tried again this often (cogs/rounds.py until_stored).
 OUTAGE_RETRY_SECONDS = 1.0

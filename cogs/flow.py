@@ -72,12 +72,28 @@ class TableFlow:
         self._handlers[step] = handler
 
     def _on_timer(self, kind: TimerKind) -> Callable[[int, int], Awaitable[None]]:
-        driver = Driver.CLOCK if kind == TimerKind.CLOCK else Driver.WATCHDOG
+        if kind == TimerKind.WATCHDOG:
 
-        async def run(match_id: int, _arg: int) -> None:
-            await self.advance(match_id, driver)
+            async def watchdog(match_id: int, _arg: int) -> None:
+                await self.advance(match_id, Driver.WATCHDOG)
 
-        return run
+            return watchdog
+
+        async def clock(match_id: int, arg: int) -> None:
+            # the step the clock was set for is done now, its time come or asked for (Next)
+            step = Clock.decode(arg)
+            await self.advance(
+                match_id, Driver.CLOCK, now=Next(step.step, time.time(), number=step.number)
+            )
+
+        return clock
+
+    async def ask(self, match_id: int, step: Next) -> None:
+        """Do ``step`` now although its time has not come (Next pressed), if it is still the
+        next one. Stored first, as the table's clock due now: should this process die on
+        the way, another does it at once."""
+        await self.scheduler.ask(match_id, self.clock(step))
+        await self.advance(match_id, Driver.NEXT, now=step)
 
     async def next_of(self, match_id: int) -> tuple[MatchRecord, RoundRecord | None, Next | None]:
         """The table as stored, and its next step (None: ended or cancelled)."""
@@ -108,6 +124,12 @@ class TableFlow:
         dealt = 0  # the round number this run dealt: its deal is this run's to finish
         asked_until = time.monotonic() + ASKED_WAIT_SECONDS
         try:
+            if driver in (Driver.CLICK, Driver.NEXT) and not holding:
+                # what a click sets going is this process's now: should it die before it is
+                # done, another process takes over (unless one is doing the table's steps)
+                holding = await scheduler.hold(
+                    match_id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS, if_absent=True
+                )
             while True:
                 match, rnd, step = await self.next_of(match_id)
                 if step is None:  # ended or cancelled: no timer is left
@@ -130,9 +152,19 @@ class TableFlow:
                 ):
                     # its dealer finishes it; should that process have died, the watchdog
                     # it holds (or this one, if it had none yet) takes over
-                    await scheduler.schedule(
-                        match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS, if_absent=True
-                    )
+                    if holding:  # (the one this click set: left for whoever comes first)
+                        holding = False
+                        await scheduler.hand_on(
+                            match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
+                        )
+                    else:
+                        await scheduler.schedule(
+                            match_id,
+                            TimerKind.WATCHDOG,
+                            step.number,
+                            WATCHDOG_SECONDS,
+                            if_absent=True,
+                        )
                     return
                 if not await self._handlers[step.step](match, rnd, step, driver):
                     if early is not None and time.monotonic() < asked_until:
@@ -149,14 +181,14 @@ class TableFlow:
                     )
                     holding = True
         except BaseException as err:
-            if holding:  # whoever comes first tries again (at once if this process stops)
-                holding = False
+            if holding:  # whoever comes first tries again (at once if this process stops),
+                holding = False  # unless another process took the table over meanwhile
                 pause = 0.0 if isinstance(err, asyncio.CancelledError) else RETRY_SECONDS[0]
-                await asyncio.shield(scheduler.schedule(match_id, TimerKind.WATCHDOG, 0, pause))
+                await asyncio.shield(scheduler.hand_on(match_id, TimerKind.WATCHDOG, 0, pause))
             raise
         finally:
-            if holding:
-                await scheduler.cancel(match_id, TimerKind.WATCHDOG)
+            if holding:  # (the watchdog of another process that took the table over stays)
+                await scheduler.release(match_id, TimerKind.WATCHDOG)
 
     @staticmethod
     def clock(step: Next) -> int:

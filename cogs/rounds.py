@@ -34,6 +34,8 @@ from cogs.flow import Driver
 from cogs.life import Next, Step
 from cogs.parts import BuilderPart, CoachPart
 from cogs.replies import language_for
+from cogs.scheduler import TimerKind
+from cogs.screens.base import Screen
 from cogs.screens.showdown import (
     showdown_buttons,
     showdown_screen,
@@ -64,6 +66,11 @@ if TYPE_CHECKING:
     from capsa.solver import Arrangement
 
 log = logging.getLogger(__name__)
+
+
+class TakenOver(Exception):
+    """This process's claim on a post was taken over by another process (which found this
+    one dead): it posts nothing."""
 
 
 async def until_stored(what: str, write: Callable[[], Awaitable[object]]) -> None:
@@ -142,16 +149,27 @@ class Rounds:
     async def prepare(
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> bool:
-        """Finish a dealt round's deal, then it is open."""
-        if rnd is None:
+        """Finish a dealt round's deal, then it is open; False if another process took the
+        deal over (this one was taken for dead)."""
+        if rnd is None or not await self.prepare_round(match, rnd):
             return False
-        await self.prepare_round(match, rnd)
         await self.repo.mark_round_open(rnd.id)
         return True
 
-    async def prepare_round(self, match: MatchRecord, rnd: RoundRecord) -> None:
+    async def _deals(self, match: MatchRecord) -> bool:
+        """Whether this process still holds the table's watchdog, and so its deal: asked
+        before each message of the deal, which stops once another process took it over."""
+        if await self.services.scheduler.holds(match.id, TimerKind.WATCHDOG):
+            return True
+        log.warning("table %s: another process took the deal over; this one stops", match.id)
+        return False
+
+    async def prepare_round(self, match: MatchRecord, rnd: RoundRecord) -> bool:
         """Whatever of a dealt round is not done yet: the computers' settings, the status
-        message, the DMs. Safe to call again after a restart."""
+        message, the DMs; by the process holding the table's watchdog. Safe to call again
+        after a restart. False: stopped, another process took the deal over. Each message
+        is sent and stored whole (``Scheduler.finish``), however long the database is out of
+        reach (``until_stored``): a message out but not stored would be sent again."""
 
         async def computer(seat: SeatRecord) -> None:
             level = seat.level or match.bot_level
@@ -163,7 +181,7 @@ class Rounds:
         waiting = set(rnd.pending_seats)
         await asyncio.gather(*(computer(s) for s in match.seats if s.is_bot and s.seat in waiting))
         rnd = await self.services.round_now(rnd.id)
-        await asyncio.gather(
+        sent = await asyncio.gather(
             *(
                 self._send_builder_dm(match, rnd, seat)
                 for seat in match.seats
@@ -173,13 +191,20 @@ class Rounds:
                 and not rnd.hands[seat.seat].submitted
             )
         )
+        if not all(sent):
+            return False
         if rnd.status_message_id is not None:  # posted before a restart, with its deadline
-            return
+            return True
         # Nobody loses countdown to queueing (Discord's rate limits): it runs from the last
         # hand delivered, and the status, posted after the hands, shows that deadline.
         await self.repo.set_round_deadline(rnd.id, time.time() + match.countdown)
         rnd = await self.services.round_now(rnd.id)
         lang = await language_for(self.repo, match)  # the table's
+        return await self.services.scheduler.finish(self._post_status(match, rnd, lang))
+
+    async def _post_status(self, match: MatchRecord, rnd: RoundRecord, lang: str) -> bool:
+        if not await self._deals(match):
+            return False
         posted = await attempt(
             self.services.channel(match.channel_id).send(
                 **status_screen(match, rnd, lang).send_kwargs()
@@ -190,7 +215,11 @@ class Rounds:
             trace=True,
         )
         if posted.value is not None:
-            await self.repo.set_round_messages(rnd.id, status_message_id=posted.value.id)
+            await until_stored(
+                f"round {rnd.id}'s status message",
+                partial(self.repo.set_round_messages, rnd.id, status_message_id=posted.value.id),
+            )
+        return True
 
     async def _submit_computer(
         self, rnd: RoundRecord, seat: int, choice: Arrangement, *, auto: bool = False
@@ -210,11 +239,13 @@ class Rounds:
 
     async def _send_builder_dm(
         self, match: MatchRecord, rnd: RoundRecord, seat: SeatRecord
-    ) -> None:
+    ) -> bool:
+        """A person's hand by DM (or, refused, a word in the channel); False if another
+        process took the deal over."""
         if seat.user_id is None:  # a computer: no DMs
-            return
+            return True
         if (await self.repo.preferences(seat.user_id)).hands == HandsIn.CHANNEL:
-            return  # they play in the channel: "Show my hand" on the status opens the builder
+            return True  # they play in the channel: "Show my hand" on the status opens it
         lang = await language_for(self.repo, match, user_id=seat.user_id)  # their DM: theirs
         hand = rnd.hands[seat.seat]
         draft = Draft.start(parse_cards(hand.cards))
@@ -223,14 +254,28 @@ class Rounds:
         screen = await self.display.screen(
             match, shown, seat.seat, draft, lang, priority=Priority.DEAL
         )
+        return await self.services.scheduler.finish(
+            self._deliver_builder(match, rnd, seat, seat.user_id, screen)
+        )
+
+    async def _deliver_builder(
+        self, match: MatchRecord, rnd: RoundRecord, seat: SeatRecord, user_id: int, screen: Screen
+    ) -> bool:
+        if not await self._deals(match):
+            return False
         # Opening the DM channel can be refused as well as the message: Discord answers
         # 403 (or 400) with code 50007 there too when the user takes no DMs.
-        dm = self.services.dm_channel(seat.user_id)
+        dm = self.services.dm_channel(user_id)
         sent = await attempt(send_to(dm, **screen.send_kwargs()))  # logged below, by kind
         if sent.value is not None:
             message = sent.value
-            await self.repo.set_dm_message(rnd.id, seat.seat, message.channel.id, message.id)
-            return
+            await until_stored(
+                f"round {rnd.id}'s DM to seat {seat.seat}",
+                partial(
+                    self.repo.set_dm_message, rnd.id, seat.seat, message.channel.id, message.id
+                ),
+            )
+            return True
         refused = sent.dm_refused
         if not refused:
             log.error("table %s: could not DM seat %s", match.id, seat.seat, exc_info=sent.error)
@@ -238,16 +283,18 @@ class Rounds:
             log.warning("table %s: DM to seat %s refused: %s", match.id, seat.seat, sent.error)
         told = await attempt(  # tell them in the channel; "Show my hand" opens the builder there
             self.services.channel(match.channel_id).send(
-                **dm_closed_screen(seat.user_id, await language_for(self.repo, match)).send_kwargs()
+                **dm_closed_screen(user_id, await language_for(self.repo, match)).send_kwargs()
             ),
             "table %s: could not tell seat %s that DMs failed",
             match.id,
             seat.seat,
         )
-        if not told.ok:
-            return
-        if refused:  # remembered: a restart neither tries the DM again nor tells them twice
-            await self.repo.mark_dm_refused(rnd.id, seat.seat)
+        if told.ok and refused:  # remembered: a restart neither tries again nor tells them twice
+            await until_stored(
+                f"round {rnd.id}'s refused DM to seat {seat.seat}",
+                partial(self.repo.mark_dm_refused, rnd.id, seat.seat),
+            )
+        return True
 
     async def close_status_message(self, match: MatchRecord) -> None:
         """The table was cancelled: its open round's status says so, without buttons."""
@@ -329,23 +376,13 @@ class Rounds:
     ) -> bool:
         """Post a scored round's showdown, once (the claim), then the status message shows
         everyone in and the coach reviews the hands."""
-        owner = self.services.scheduler.owner
+        scheduler = self.services.scheduler
         if rnd is None or not await self.repo.claim_showdown(
-            rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=owner
+            rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
         ):
             return False
-        release = partial(self.repo.release_showdown, rnd.id)
-        try:
-            message_id = await self._post_showdown(match, rnd)
-        except BaseException:  # try again (the claim let go even through an outage)
-            await asyncio.shield(until_stored(f"round {rnd.id}'s showdown claim", release))
-            raise
-        # It is out: marked, however long the database is out of reach, or the claim this
-        # live process holds would keep the table waiting, and the next one post it again.
-        await until_stored(
-            f"round {rnd.id}'s showdown",
-            partial(self.repo.mark_showdown_posted, rnd.id, message_id),
-        )
+        if not await scheduler.finish(self._post_showdown_once(match, rnd)):
+            return False
         self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
         await self.refresh_status(match, rnd)
         return True
@@ -373,8 +410,31 @@ class Rounds:
                 rnd.id, hand.seat, back, middle, front, None, fouled=foul, auto=True
             )
 
+    async def _post_showdown_once(self, match: MatchRecord, rnd: RoundRecord) -> bool:
+        """Post the showdown this process claimed and store it as posted, as one piece
+        (``Scheduler.finish``: a process stopping lets it end). False if the claim was taken
+        over before the post (this process was taken for dead): the other one posts it."""
+        owner = self.services.scheduler.owner
+        release = partial(self.repo.release_showdown, rnd.id, owner=owner)
+        try:
+            message_id = await self._post_showdown(match, rnd)
+        except TakenOver:
+            log.warning("table %s: another process took round %s's showdown over", match.id, rnd.id)
+            return False
+        except BaseException:  # try again (the claim let go even through an outage)
+            await asyncio.shield(until_stored(f"round {rnd.id}'s showdown claim", release))
+            raise
+        # It is out: marked, however long the database is out of reach, or the claim this
+        # live process holds would keep the table waiting, and the next one post it again.
+        await until_stored(
+            f"round {rnd.id}'s showdown",
+            partial(self.repo.mark_showdown_posted, rnd.id, message_id),
+        )
+        return True
+
     async def _post_showdown(self, match: MatchRecord, rnd: RoundRecord) -> int | None:
-        """Post a scored round's showdown; its message id (None: Discord refused it)."""
+        """Post a scored round's showdown; its message id (None: Discord refused it).
+        ``TakenOver`` (nothing posted) if its claim was no longer this process's."""
         lang = await language_for(self.repo, match)  # the table's
         result = round_result(match, rnd)
         totals = await self._totals(match)
@@ -394,6 +454,8 @@ class Rounds:
             next_at=None if last else (rnd.scored_at or time.time()) + self.flow.pause,
         )
         channel = self.services.channel(match.channel_id)
+        if not await self.repo.holds_showdown(rnd.id, owner=self.services.scheduler.owner):
+            raise TakenOver
         sent = await attempt(
             channel.send(**screen(picture=image).send_kwargs()),
             "table %s: showdown of round %s refused",
@@ -439,12 +501,24 @@ class Rounds:
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> bool:
         """Post a finished match's final standings with Rematch, once (the claim)."""
-        owner = self.services.scheduler.owner
-        if not await self.repo.claim_standings(match.id, STANDINGS_CLAIM_SECONDS, owner=owner):
+        scheduler = self.services.scheduler
+        if not await self.repo.claim_standings(
+            match.id, STANDINGS_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
+        ):
             return False
-        release = partial(self.repo.release_standings, match.id)
+        return await scheduler.finish(self._post_standings_once(match))
+
+    async def _post_standings_once(self, match: MatchRecord) -> bool:
+        """Post the standings this process claimed and store them as posted, as one piece
+        (as a showdown is)."""
+        release = partial(
+            self.repo.release_standings, match.id, owner=self.services.scheduler.owner
+        )
         try:
             message_id = await self._post_standings(match)
+        except TakenOver:
+            log.warning("table %s: another process took the standings over", match.id)
+            return False
         except BaseException:  # try again (the claim let go even through an outage)
             await asyncio.shield(until_stored(f"table {match.id}'s standings claim", release))
             raise
@@ -464,6 +538,8 @@ class Rounds:
             )
         except Exception:
             log.exception("could not draw the standings")
+        if not await self.repo.holds_standings(match.id, owner=self.services.scheduler.owner):
+            raise TakenOver
         sent = await attempt(
             self.services.channel(match.channel_id).send(
                 **standings_screen(table, match.id, lang, image).send_kwargs()
@@ -496,9 +572,7 @@ class Rounds:
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()
         )
-        await self.flow.advance(
-            match_id, Driver.NEXT, now=Next(Step.DEAL, time.time(), number=number + 1)
-        )
+        await self.flow.ask(match_id, Next(Step.DEAL, time.time(), number=number + 1))
 
     async def _drop_next_button(self, match: MatchRecord, shown: RoundRecord) -> None:
         """The pause after a showdown ran out: its Next button goes."""

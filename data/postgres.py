@@ -65,6 +65,7 @@ class PostgresTx(Tx):
 
     NOW = "now()"
     LATER = "(now() + make_interval(secs => ?))"
+    UP_SINCE = "pg_postmaster_start_time()"
     LOCK = " FOR UPDATE"
 
     def __init__(self, conn: Connection) -> None:
@@ -157,7 +158,9 @@ class PostgresRepository(SqlRepository):
         await self._pool.execute(f"NOTIFY {TIMERS_CHANNEL}")
 
     @writes(Kind.TIMER)
-    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+    async def claim_timers(
+        self, owner: str, lease: float, limit: int = 50, *, judging: bool = True
+    ) -> list[TimerRecord]:
         async def tx(db: Tx) -> Sequence[Any]:
             return await db.all(
                 f"UPDATE timers SET lease_until = {db.LATER}, lease_owner = ?"
@@ -169,7 +172,7 @@ class PostgresRepository(SqlRepository):
                 float(lease),
                 owner,
                 owner,
-                *dead_args(),
+                *dead_args(db, judging),
                 max(0, int(limit)),
             )
 

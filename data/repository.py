@@ -552,14 +552,23 @@ class Repository(Protocol):
         """A playing match becomes FINISHED with its places stored, once."""
         ...
 
-    async def claim_standings(self, match_id: int, lease: float, *, owner: str) -> bool:
+    async def claim_standings(
+        self, match_id: int, lease: float, *, owner: str, judging: bool = True
+    ) -> bool:
         """The right to post a FINISHED match's final standings for the process ``owner``,
         for ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time
-        (in any process); a dead process's claim is taken over at once."""
+        (in any process); a dead process's claim is taken over at once. ``judging``: as
+        ``claim_timers``'."""
         ...
 
-    async def release_standings(self, match_id: int) -> None:
-        """Give up the claim on posting the standings (the post failed: another may try)."""
+    async def holds_standings(self, match_id: int, *, owner: str) -> bool:
+        """Whether ``owner`` still holds the claim on posting the standings (not taken over,
+        not posted): asked just before the post."""
+        ...
+
+    async def release_standings(self, match_id: int, *, owner: str) -> None:
+        """``owner`` gives up its claim on posting the standings (the post failed: another
+        may try); a claim another process took over stays."""
         ...
 
     async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
@@ -763,26 +772,44 @@ class Repository(Protocol):
         if_absent: bool = False,
         holder: str | None = None,
         lease: float = 0.0,
+        owner: str | None = None,
     ) -> bool:
         """Set the table's ``kind`` timer to fire in ``delay`` seconds (the database's clock),
         replacing one already set (a new version, no failures); with ``if_absent`` only if
-        it has none. ``holder``: the timer is set already claimed by that process for
-        ``lease`` seconds (a watchdog over work it does now; renewed by its ``heartbeat``).
+        it has none; with ``owner`` (the caller) never one another process holds (it took
+        the caller's work over). ``holder``: the timer is set already claimed by that
+        process for ``lease`` seconds (a watchdog over work it does now; renewed by its
+        ``heartbeat``).
         False: not set (``if_absent`` and one exists, or the table is gone). One due within
         TIMER_WAKE_SECONDS wakes every process that watches the timers."""
         ...
 
     async def cancel_timers(
-        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+        self,
+        match_id: int,
+        kinds: tuple[str, ...] | None = None,
+        arg: int | None = None,
+        *,
+        holder: str | None = None,
     ) -> None:
-        """Drop the table's timers (of ``kinds`` only, and with ``arg`` only, if given)."""
+        """Drop the table's timers (of ``kinds`` only, with ``arg`` only, and only those
+        the process ``holder`` holds, if given)."""
         ...
 
-    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+    async def claim_timers(
+        self, owner: str, lease: float, limit: int = 50, *, judging: bool = True
+    ) -> list[TimerRecord]:
         """The timers ``owner`` may run now, oldest first: due ones nobody holds (never
         claimed, or their lease ran out), and any held by a dead process (a watchdog over
         work it will never finish, however far off it was due). Each is now ``owner``'s for
-        ``lease`` seconds. Two live processes never get the same one."""
+        ``lease`` seconds. Two live processes never get the same one. ``judging``: whether a
+        process not seen for PROCESS_DEAD_SECONDS counts as dead (False: only one that
+        stopped does; the caller's own contact with the database broke lately)."""
+        ...
+
+    async def holds_timer(self, match_id: int, kind: str, *, owner: str) -> bool:
+        """Whether the process ``owner`` still holds the table's ``kind`` timer (nobody took
+        its work over): asked before each message of work that must not be done twice."""
         ...
 
     async def start_process(self, owner: str, shards: str) -> None:
@@ -831,15 +858,23 @@ class Repository(Protocol):
         TIMER_WAKE_SECONDS; look for the others at least that often."""
         ...
 
-    async def claim_showdown(self, round_id: int, lease: float, *, owner: str) -> bool:
+    async def claim_showdown(
+        self, round_id: int, lease: float, *, owner: str, judging: bool = True
+    ) -> bool:
         """The right to post a scored round's showdown for the process ``owner``, for
         ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time (in
         any process) while the showdown is not posted; a dead process's claim is taken over
-        at once."""
+        at once. ``judging``: as ``claim_timers``'."""
         ...
 
-    async def release_showdown(self, round_id: int) -> None:
-        """Give up the claim on posting a showdown (the post failed: another may try)."""
+    async def holds_showdown(self, round_id: int, *, owner: str) -> bool:
+        """Whether ``owner`` still holds the claim on posting the showdown (not taken over,
+        not posted): asked just before the post."""
+        ...
+
+    async def release_showdown(self, round_id: int, *, owner: str) -> None:
+        """``owner`` gives up its claim on posting a showdown (the post failed: another may
+        try); a claim another process took over stays."""
         ...
 
     # history

@@ -177,6 +177,9 @@ class Tx(ABC):
 
     NOW: ClassVar[str]  # SQL: the database's clock, as stored
     LATER: ClassVar[str]  # SQL: the database's clock plus a parameter of seconds
+    # SQL: when the database server last started, on its clock: no process could be seen
+    # before (a file with no server: the dawn of time)
+    UP_SINCE: ClassVar[str]
     LOCK: ClassVar[str] = ""  # appended to a SELECT that locks a table's row
 
     @abstractmethod
@@ -251,19 +254,30 @@ def _marks(n: int) -> str:
 
 
 def _dead(db: Tx, owner: str) -> str:
-    """SQL: the process named by the column ``owner`` is known to be dead: it stopped, or it
-    was not seen for PROCESS_DEAD_SECONDS (its parameters: ``dead_args()``). A name no
-    process registered is not known dead: what it holds waits for its lease to run out."""
-    return f"EXISTS (SELECT 1 FROM processes p WHERE p.owner = {owner} AND p.seen_at < {db.LATER})"
+    """SQL: the process named by the column ``owner`` is known to be dead (its parameters:
+    ``dead_args``): it stopped (its row says so), or, if the caller may judge, it was not
+    seen for PROCESS_DEAD_SECONDS while the database server was up. An outage is not a
+    death: while the server was down or restarting nobody could be seen, and a caller whose
+    own contact broke does not judge (cogs.scheduler.Scheduler.judging). A name no process
+    registered is not known dead: what it holds waits for its lease to run out."""
+    return (
+        f"EXISTS (SELECT 1 FROM processes p WHERE p.owner = {owner} AND (p.seen_at <= ?"
+        f" OR (? AND p.seen_at < {db.LATER} AND {db.UP_SINCE} < {db.LATER})))"
+    )
 
 
-def dead_args() -> tuple[float]:
-    return (-PROCESS_DEAD_SECONDS,)
+def dead_args(db: Tx, judging: bool) -> tuple[Any, ...]:
+    """``_dead``'s parameters; ``judging``: whether a process not seen for a while counts
+    as dead (else only one that stopped does)."""
+    return (db.stamp(STOPPED), judging, -PROCESS_DEAD_SECONDS, -PROCESS_DEAD_SECONDS)
+
+
+STOPPED = 0.0  # a process row's seen_at once it stopped (or was found dead at a start)
 
 
 def claimable(db: Tx) -> str:
     """SQL over ``timers t``: a timer another process may claim now (parameters: the
-    claimer, then ``dead_args()``): one held by a dead process, whenever it is due (a
+    claimer, then ``dead_args``): one held by a dead process, whenever it is due (a
     watchdog over work that process will never finish), or one due that nobody holds."""
     return (
         f"((t.lease_owner IS NOT NULL AND t.lease_owner <> ? AND {_dead(db, 't.lease_owner')})"
@@ -272,6 +286,7 @@ def claimable(db: Tx) -> str:
 
 
 _ACTIVE = _in(ACTIVE_STATUSES)
+_SHOWDOWN_DUE = "status = 'scored' AND showdown_message_id IS NULL"  # a showdown to post
 _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
 _DEALT = _in(DEALT_STATUSES)
@@ -698,12 +713,19 @@ class SqlRepository(ABC):
         return await self._tx(tx)
 
     async def _claim(
-        self, table: str, post: str, key: int, owner: str, lease: float, where: str
+        self,
+        table: str,
+        post: str,
+        key: int,
+        owner: str,
+        lease: float,
+        where: str,
+        judging: bool,
     ) -> bool:
         """Hold ``table``'s row ``key`` for ``owner`` (``post``: the claim's columns,
         ``{post}_claim_until`` and ``{post}_claim_owner``) if ``where`` holds and nobody else
-        holds it: no claim, one whose time ran out, or one of a dead process. Renewed by the
-        owner's ``heartbeat``. True if this caller got it."""
+        holds it: no claim, one whose time ran out, or one of a dead process (``judging``:
+        as ``dead_args``). Renewed by the owner's ``heartbeat``. True if this caller got it."""
         until, holder = f"{post}_claim_until", f"{post}_claim_owner"
 
         async def tx(db: Tx) -> bool:
@@ -713,30 +735,50 @@ class SqlRepository(ABC):
                 float(lease),
                 owner,
                 key,
-                *dead_args(),
+                *dead_args(db, judging),
             )
 
         return await self._tx(tx)
 
-    async def _release(self, table: str, post: str, key: int) -> None:
+    async def _holds(self, table: str, post: str, key: int, owner: str, where: str) -> bool:
+        """Whether ``owner`` still holds ``table``'s claim ``post`` on row ``key`` while
+        ``where`` holds (nobody took it over, it is not posted yet)."""
+        found = await self._tx(
+            lambda db: db.value(
+                f"SELECT 1 FROM {table} WHERE id = ? AND {post}_claim_owner = ? AND {where}",
+                key,
+                owner,
+            ),
+            read=True,
+        )
+        return found is not None
+
+    async def _release(self, table: str, post: str, key: int, owner: str) -> None:
         async def tx(db: Tx) -> None:
             await db.run(
                 f"UPDATE {table} SET {post}_claim_until = NULL, {post}_claim_owner = NULL"
-                " WHERE id = ?",
+                f" WHERE id = ? AND {post}_claim_owner = ?",
                 key,
+                owner,
             )
 
         await self._tx(tx)
 
     @writes(Kind.CLAIM)
-    async def claim_standings(self, match_id: int, lease: float, *, owner: str) -> bool:
+    async def claim_standings(
+        self, match_id: int, lease: float, *, owner: str, judging: bool = True
+    ) -> bool:
         return await self._claim(
-            "matches", "standings", match_id, owner, lease, "status = 'finished'"
+            "matches", "standings", match_id, owner, lease, "status = 'finished'", judging
         )
 
+    @reads
+    async def holds_standings(self, match_id: int, *, owner: str) -> bool:
+        return await self._holds("matches", "standings", match_id, owner, "status = 'finished'")
+
     @writes(Kind.CLAIM)
-    async def release_standings(self, match_id: int) -> None:
-        await self._release("matches", "standings", match_id)
+    async def release_standings(self, match_id: int, *, owner: str) -> None:
+        await self._release("matches", "standings", match_id, owner)
 
     @writes(Kind.MATCH.by("match_id"))
     async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
@@ -1121,19 +1163,20 @@ class SqlRepository(ABC):
         )
 
     @writes(Kind.CLAIM)
-    async def claim_showdown(self, round_id: int, lease: float, *, owner: str) -> bool:
+    async def claim_showdown(
+        self, round_id: int, lease: float, *, owner: str, judging: bool = True
+    ) -> bool:
         return await self._claim(
-            "rounds",
-            "showdown",
-            round_id,
-            owner,
-            lease,
-            "status = 'scored' AND showdown_message_id IS NULL",
+            "rounds", "showdown", round_id, owner, lease, _SHOWDOWN_DUE, judging
         )
 
+    @reads
+    async def holds_showdown(self, round_id: int, *, owner: str) -> bool:
+        return await self._holds("rounds", "showdown", round_id, owner, _SHOWDOWN_DUE)
+
     @writes(Kind.CLAIM)
-    async def release_showdown(self, round_id: int) -> None:
-        await self._release("rounds", "showdown", round_id)
+    async def release_showdown(self, round_id: int, *, owner: str) -> None:
+        await self._release("rounds", "showdown", round_id, owner)
 
     @reads
     async def completed_rounds(self, match_id: int) -> list[RoundRecord]:
@@ -1400,8 +1443,9 @@ class SqlRepository(ABC):
         if_absent: bool = False,
         holder: str | None = None,
         lease: float = 0.0,
+        owner: str | None = None,
     ) -> bool:
-        conflict = timer_conflict(if_absent)
+        conflict = timer_conflict(if_absent, owner is not None)
 
         async def tx(db: Tx) -> int:
             return await db.run(
@@ -1414,6 +1458,7 @@ class SqlRepository(ABC):
                 None if holder is None else float(lease),  # NULL: not held
                 holder,
                 match_id,
+                *(() if owner is None else (owner,)),
             )
 
         changed = await self._tx(tx)
@@ -1423,7 +1468,12 @@ class SqlRepository(ABC):
 
     @writes(Kind.TIMER)
     async def cancel_timers(
-        self, match_id: int, kinds: tuple[str, ...] | None = None, arg: int | None = None
+        self,
+        match_id: int,
+        kinds: tuple[str, ...] | None = None,
+        arg: int | None = None,
+        *,
+        holder: str | None = None,
     ) -> None:
         where = "match_id = ?"
         params: list[Any] = [match_id]
@@ -1433,6 +1483,9 @@ class SqlRepository(ABC):
         if arg is not None:
             where += " AND arg = ?"
             params.append(arg)
+        if holder is not None:
+            where += " AND lease_owner = ?"
+            params.append(holder)
 
         async def tx(db: Tx) -> None:
             await db.run(f"DELETE FROM timers WHERE {where}", *params)
@@ -1476,7 +1529,7 @@ class SqlRepository(ABC):
             )
             if self.one_process:  # every other process of this database is dead
                 await db.run(
-                    "UPDATE processes SET seen_at = ? WHERE owner <> ?", db.stamp(0.0), owner
+                    "UPDATE processes SET seen_at = ? WHERE owner <> ?", db.stamp(STOPPED), owner
                 )
             await self._seen(db, owner, shards)
 
@@ -1486,7 +1539,7 @@ class SqlRepository(ABC):
     async def stop_process(self, owner: str) -> None:
         await self._tx(
             lambda db: db.run(
-                "UPDATE processes SET seen_at = ? WHERE owner = ?", db.stamp(0.0), owner
+                "UPDATE processes SET seen_at = ? WHERE owner = ?", db.stamp(STOPPED), owner
             )
         )
 
@@ -1541,6 +1594,19 @@ class SqlRepository(ABC):
             )
 
         await self._tx(tx)
+
+    @reads
+    async def holds_timer(self, match_id: int, kind: str, *, owner: str) -> bool:
+        found = await self._tx(
+            lambda db: db.value(
+                "SELECT 1 FROM timers WHERE match_id = ? AND kind = ? AND lease_owner = ?",
+                match_id,
+                kind,
+                owner,
+            ),
+            read=True,
+        )
+        return found is not None
 
     @reads
     async def timers_of(self, match_id: int) -> list[TimerRecord]:

@@ -47,6 +47,7 @@ class SqliteTx(Tx):
 
     NOW = "((julianday('now') - 2440587.5) * 86400.0)"
     LATER = f"({NOW} + ?)"
+    UP_SINCE = "0.0"  # no server: one process has the file (start_process)
 
     def __init__(self, repo: SqliteRepository) -> None:
         self._repo = repo
@@ -153,14 +154,16 @@ class SqliteRepository(SqlRepository):
             wake()  # one process per file: only this one sets them
 
     @writes(Kind.TIMER)
-    async def claim_timers(self, owner: str, lease: float, limit: int = 50) -> list[TimerRecord]:
+    async def claim_timers(
+        self, owner: str, lease: float, limit: int = 50, *, judging: bool = True
+    ) -> list[TimerRecord]:
         async def tx(db: Tx) -> list[TimerRecord]:
             now = time.time()
             rows = await db.all(
                 "SELECT match_id, kind, arg, version, attempts FROM timers t"
                 f" WHERE {claimable(db)} ORDER BY due_at, match_id LIMIT ?",
                 owner,
-                *dead_args(),
+                *dead_args(db, judging),
                 max(0, int(limit)),
             )
             await db.many(

@@ -42,11 +42,5 @@ async def test_chaos_sqlite() -> None:
 
 
 @pytest.mark.usefixtures("pg_server")
-@pytest.mark.xfail(
-    reason="issue 19, open: on PostgreSQL a step can come later than its target after a "
-    "process is killed twice in a row (seen: a next deal 19.6 s late), and the three-process "
-    "run dealt DMs twice after a server restart; the run still checks every invariant",
-    strict=False,
-)
 async def test_chaos_postgres_two_processes() -> None:
     assert_clean(await run(parse_args([*SHORT, "--no-pg-restart"]), 2, postgres=True))

@@ -44,6 +44,7 @@ async def test_a_refused_dm_is_told_in_the_channel_once_even_after_a_restart(
         texts = [c.kwargs.get("content") or "" for c in channel.send.call_args_list]
         return sum(1 for text in texts if f"<@{BOB}>" in text)
 
+    await fake_bot.tables.scheduler.hold(match.id, TimerKind.WATCHDOG, rnd.number, 30)  # dealer
     await fake_bot.tables.rounds.prepare_round(match, rnd)
     assert told_bob() == 1
     stored = await repo.get_round(rnd.id)

@@ -138,7 +138,7 @@ async def test_a_match_goes_finished_then_ended_with_one_standings_poster(
 
     assert await repo.claim_standings(m.id, lease=30, owner="one")
     assert not await repo.claim_standings(m.id, lease=30, owner="one")  # one poster at a time
-    await repo.release_standings(m.id)  # the post failed: another may try
+    await repo.release_standings(m.id, owner="one")  # the post failed: another may try
     assert await repo.claim_standings(m.id, lease=0.2, owner="one")
     await asyncio.sleep(0.3)  # that poster died: its claim runs out
     assert await repo.claim_standings(m.id, lease=30, owner="one")

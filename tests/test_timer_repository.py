@@ -98,7 +98,7 @@ async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repos
     assert not await repo.claim_showdown(round_id, 5, owner="one")  # held
     await asyncio.sleep(0.3)
     assert await repo.claim_showdown(round_id, 5, owner="two")  # the holder died: another may post
-    await repo.release_showdown(round_id)  # its post failed: it gives the claim up
+    await repo.release_showdown(round_id, owner="two")  # its post failed: it gives it up
     assert await repo.claim_showdown(round_id, 5, owner="one")
     await repo.set_round_messages(round_id, showdown_message_id=99)
     await asyncio.sleep(0.01)
