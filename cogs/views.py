@@ -116,6 +116,23 @@ def select_options(
     ]
 
 
+def row_select(
+    act: BuilderAction, custom_id: str, draft: Draft, lang: str, deck: DeckStyle, row: int
+) -> discord.ui.Select[Any]:
+    """The back's or the middle's select of a builder (a table's or the daily hand's): the
+    five cards of the row out of those it may take."""
+    chosen = draft.back if act == BuilderAction.BACK else draft.middle
+    options = draft.back_options() if act == BuilderAction.BACK else draft.middle_options()
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=t(act.key, lang),
+        min_values=5,
+        max_values=5,
+        options=select_options(act.position, options, chosen, lang, deck),
+        row=row,
+    )
+
+
 def builder_view(
     round_id: int,
     seat: int,
@@ -138,17 +155,8 @@ def builder_view(
         shown.add(Placement.SURRENDER)
     for act in BuilderAction:
         if act.placement == Placement.SELECT:
-            chosen = draft.back if act == BuilderAction.BACK else draft.middle
-            options = draft.back_options() if act == BuilderAction.BACK else draft.middle_options()
             click = c.BuilderClick(act, round_id, seat, draft.state)
-            select: discord.ui.Select = discord.ui.Select(
-                custom_id=click.custom_id,
-                placeholder=t(act.key, lang),
-                min_values=5,
-                max_values=5,
-                options=select_options(act.position, options, chosen, lang, deck),
-                row=c.SELECTS.index(act),
-            )
+            select = row_select(act, click.custom_id, draft, lang, deck, c.SELECTS.index(act))
             view.add_item(BuilderSelect(select, click))
         elif act.placement in shown:
             label = t(act.key, lang, special=declared)
@@ -252,16 +260,7 @@ def daily_builder_view(
     for act in c.DAILY_ACTIONS:
         click = c.DailyClick(act, day, draft.state)
         if act.placement == Placement.SELECT:
-            chosen = draft.back if act == BuilderAction.BACK else draft.middle
-            options = draft.back_options() if act == BuilderAction.BACK else draft.middle_options()
-            select: discord.ui.Select = discord.ui.Select(
-                custom_id=click.custom_id,
-                placeholder=t(act.key, lang),
-                min_values=5,
-                max_values=5,
-                options=select_options(act.position, options, chosen, lang, deck),
-                row=c.DAILY_SELECTS.index(act),
-            )
+            select = row_select(act, click.custom_id, draft, lang, deck, c.DAILY_SELECTS.index(act))
             view.add_item(DailySelect(select, click))
         elif act.placement == Placement.BUTTON or (act.placement == Placement.SPECIAL and special):
             label = t(act.key, lang, special=declared)
