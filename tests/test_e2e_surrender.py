@@ -1,6 +1,6 @@
-"""A chinese-poker table with surrender, through the real bot, to the end of its match.
+"""A chinese-poker table (method 2-4) with surrender, through the real bot, to the end of its match.
 
-The table is opened with ``/capsa new options: chinese-poker · method 1-6 · surrender``.
+The table is opened with ``/capsa new options: chinese-poker · method 2-4 · surrender``.
 Alice is dealt a hopeless hand every round (``rig_deal``): in round 1 she presses
 Surrender, is told what it costs, confirms, and her DM locks; the showdown shows her
 surrendered, and its numbers are those of ``python -m capsa score`` for the same hands and
@@ -29,7 +29,7 @@ from tests.fakediscord import FakeMessage, running_bot
 from tests.test_cli import run
 from tests.test_coach import HOPELESS
 
-OPTIONS = {"surrender": True}
+OPTIONS = {"method": "2-4", "surrender": True}
 PRESET = get_preset("chinese-poker", OPTIONS)
 SURRENDERED = t("sd.surrender", "en")
 ROW = re.compile(r"^(Back|Middle|Front): (.+?) — ", re.MULTILINE)
@@ -83,7 +83,7 @@ async def test_a_person_surrenders_and_the_match_plays_to_the_end(
             rounds=5,
             rules="chinese-poker",
             countdown=120,
-            options={"options": "chinese-poker method=1-6 surrender=true"},
+            options={"options": "chinese-poker method=2-4 surrender=true"},
         )
         running: dict[str, float] = {}
         for number in range(1, 6):
