@@ -266,7 +266,10 @@ class Rounds:
         # Opening the DM channel can be refused as well as the message: Discord answers
         # 403 (or 400) with code 50007 there too when the user takes no DMs.
         dm = self.services.dm_channel(user_id)
-        sent = await attempt(send_to(dm, **screen.send_kwargs()))  # logged below, by kind
+        # A process killed with the DM out but not stored leaves it to the next one, which
+        # sends it again: the nonce makes Discord return the first message, not a second.
+        nonce = f"d{rnd.id}s{seat.seat}"  # Discord: 25 characters at most
+        sent = await attempt(send_to(dm, **screen.send_kwargs(), nonce=nonce))  # logged below
         if sent.value is not None:
             message = sent.value
             await until_stored(

@@ -718,3 +718,26 @@ async def test_an_auto_sharded_bot_runs_one_connection_a_shard(fake: FakeDiscord
         assert res.content == "shard 1"
         await eventually(lambda: fake.gateway.resumes == 2, timeout=15)
         assert fake.gateway.identifies == 2
+
+
+async def test_a_nonce_with_enforce_nonce_makes_one_message(
+    fake: FakeDiscord, world: World
+) -> None:
+    """Discord returns the message already made for the same nonce (enforce_nonce), so a send
+    repeated after a crash does not post twice; a nonce over 25 characters is refused."""
+    auth = {"Authorization": f"Bot {fake.token}"}
+    url = f"{fake.api_base}/channels/{world.chan.id}/messages"
+    async with aiohttp.ClientSession() as http:
+
+        async def post(nonce: str, enforce: bool = True) -> tuple[int, dict]:
+            body = {"content": "hi", "nonce": nonce, "enforce_nonce": enforce}
+            async with http.post(url, json=body, headers=auth) as resp:
+                return resp.status, await resp.json()
+
+        first, again, other = await post("d12s0"), await post("d12s0"), await post("d12s1")
+        assert first[0] == again[0] == other[0] == 200
+        assert first[1]["id"] == again[1]["id"] != other[1]["id"]
+        plain = await post("d12s0", enforce=False)  # without enforce_nonce: a new message
+        assert plain[1]["id"] != first[1]["id"]
+        assert (await post("x" * 26))[0] == 400
+    assert len([m for m in world.chan.history if m.content == "hi"]) == 3

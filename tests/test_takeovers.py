@@ -294,3 +294,21 @@ async def test_a_timer_set_again_while_it_runs_here_runs_after_it(repo) -> None:
         await until(dropped, what="both versions dropped")
     finally:
         await scheduler.stop()
+
+
+async def test_a_dm_is_sent_with_a_nonce_so_a_resend_makes_no_second(fake_bot, repo) -> None:
+    """A process killed with a DM out but not stored leaves it to the next one, which sends
+    it again: each deal's DM carries the nonce of its round and seat, and Discord (our fake
+    too: tests/test_fakediscord.py) returns the first message for it."""
+    tables = fake_bot.tables
+    match, _ = await playing_round(repo)
+    rnd = await repo.start_round(
+        match.id, 2, 777, time.time() + 60, {0: ALICE_HAND.split(), 1: BOB_HAND.split()}
+    )
+    await tables.scheduler.hold(match.id, TimerKind.WATCHDOG, 2, 30)  # this process deals
+    assert await tables.rounds.prepare_round(match, rnd)
+    sent = fake_bot.get_partial_messageable(90_000 + ALICE).send
+    assert sent.await_count == 1
+    seat = next(s.seat for s in match.seats if s.user_id == ALICE)
+    assert sent.await_args.kwargs["nonce"] == f"d{rnd.id}s{seat}"
+    assert len(sent.await_args.kwargs["nonce"]) <= 25

@@ -72,6 +72,9 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        # (channel id, nonce) -> the message a create with enforce_nonce made (Discord returns
+        # that message again for the same nonce "in the past few minutes")
+        self.nonces: dict[tuple[int, str], FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: dict[str, InteractionResult] = {}  # by token
         self.interactions_by_message: dict[int, list[InteractionResult]] = {}

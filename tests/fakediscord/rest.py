@@ -28,6 +28,12 @@ from .validate import (
     validate_message,
 )
 
+# Discord: a nonce is at most 25 characters; with enforce_nonce, a message sent with a nonce
+# already used "in the past few minutes" by the same author is not made again: the first one
+# is returned.
+NONCE_LENGTH = 25
+NONCE_SECONDS = 300.0
+
 if TYPE_CHECKING:
     from .server import Req, Router
 
@@ -343,10 +349,25 @@ async def create_message(req: Req) -> Result:
         if req.uploads:
             _require(req, chan, Perm.ATTACH_FILES)
     validate_message(body, len(req.uploads), creating=True)
+    nonce = body.get("nonce")
+    if nonce is not None and len(str(nonce)) > NONCE_LENGTH:
+        raise ApiError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {"nonce": {"_errors": [{"code": "NONCE_TYPE_INVALID"}]}},
+        )
+    key = (chan.id, str(nonce))
+    if nonce is not None and body.get("enforce_nonce"):  # the same send again: the same message
+        seen = fake.nonces.get(key)
+        if seen is not None and not seen.deleted and time.time() - seen.created_at < NONCE_SECONDS:
+            return 200, seen.payload()
     body = {**body, "flags": (body.get("flags") or 0) & ~FakeMessage.EPHEMERAL}
     atts = _uploads(req, chan.id, body)
     mtype = 19 if body.get("message_reference") else 0
     msg = fake.post_message(chan, fake.bot_user, body, atts, mtype=mtype)
+    if nonce is not None and body.get("enforce_nonce"):
+        fake.nonces[key] = msg
     return 200, msg.payload()
 
 
