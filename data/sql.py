@@ -273,6 +273,7 @@ def dead_args(db: Tx, judging: bool) -> tuple[Any, ...]:
 
 
 STOPPED = 0.0  # a process row's seen_at once it stopped (or was found dead at a start)
+WATCHDOG_KIND = "watchdog"  # cogs.scheduler.TimerKind.WATCHDOG, as the timers table stores it
 
 
 def claimable(db: Tx) -> str:
@@ -1530,6 +1531,12 @@ class SqlRepository(ABC):
             if self.one_process:  # every other process of this database is dead
                 await db.run(
                     "UPDATE processes SET seen_at = ? WHERE owner <> ?", db.stamp(STOPPED), owner
+                )
+                # and so is the work each watchdog watched: it is due now, not once the
+                # WATCHDOG_SECONDS its dead process gave itself have run out
+                await db.run(
+                    f"UPDATE timers SET due_at = {db.NOW} WHERE kind = ? AND due_at > {db.NOW}",
+                    WATCHDOG_KIND,
                 )
             await self._seen(db, owner, shards)
 

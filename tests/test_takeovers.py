@@ -312,3 +312,24 @@ async def test_a_dm_is_sent_with_a_nonce_so_a_resend_makes_no_second(fake_bot, r
     seat = next(s.seat for s in match.seats if s.user_id == ALICE)
     assert sent.await_args.kwargs["nonce"] == f"d{rnd.id}s{seat}"
     assert len(sent.await_args.kwargs["nonce"]) <= 25
+
+
+async def test_sqlite_a_watchdog_is_due_at_once_when_the_next_process_starts(tmp_path) -> None:
+    """One process has an SQLite file: the one starting finds every other dead, and so the
+    work each watchdog watched; it does it now, not once the dead dealer's WATCHDOG_SECONDS
+    have run out (CI saw a deal 30 s late after two kills in a row)."""
+    assert data.sql.WATCHDOG_KIND == TimerKind.WATCHDOG.value
+    repo = await open_repository(str(tmp_path / "capsa.sqlite3"))
+    try:
+        await repo.start_process("dealer", "")
+        match, _ = await playing_round(repo)
+        # as the resume of a deal leaves it for whoever comes first: set, nobody holding it
+        watched = await repo.set_timer(match.id, "watchdog", 2, 30, if_absent=True)
+        clock = await repo.set_timer(match.id, "clock", 0, 30)
+        assert watched and clock
+        assert not await repo.claim_timers("next", 60)  # neither is due yet
+        await repo.start_process("next", "")  # the dealer was killed; this one starts
+        claimed = await repo.claim_timers("next", 60)
+        assert [(t.match_id, t.kind) for t in claimed] == [(match.id, "watchdog")]  # not the clock
+    finally:
+        await repo.close()
