@@ -42,7 +42,11 @@ async def test_a_round_dealt_before_a_crash_is_prepared_on_start(fake_discord, t
 
     async with running_bot(fake, make_bot(fake, db)) as bot:
         status = await fake.wait_for_message(chan, lambda m: "Round 1/5" in m.text(), timeout=10)
-        assert f"<t:{int(deadline)}:R>" in status.text()  # the stored deadline, not a new one
+        # the countdown runs from the hand's delivery (issue 18): the stored deadline, set
+        # then, is the one shown
+        rnd = await bot.repo.current_round(match.id)
+        assert rnd is not None and rnd.deadline >= deadline
+        assert f"<t:{int(rnd.deadline)}:R>" in status.text()
         await fake.wait_for_message(chan, lambda m: m is status and "✅ Computer 1" in m.text())
         builder = await alice.latest_dm(timeout=10)
         assert "round 1/5" in builder.text()
