@@ -13,12 +13,12 @@ from capsa.daily import DAILY_OPPONENTS, Streak, daily_cards
 from capsa.i18n import LANGS, t
 from capsa.presets import get_preset
 from capsa.rating import Rating
+from capsa.showdown import signed
 from cogs.screens.board import leaderboard_screen, stats_screen
 from cogs.screens.daily import (
     daily_board_screen,
     daily_builder_screen,
     daily_result_screen,
-    points,
 )
 from data.repository import DailyPlay, LeaderRow, PlayerStats
 
@@ -49,12 +49,12 @@ def test_daily_screens_in_every_language(lang: str) -> None:
     builder = daily_builder_screen(DAY, Draft.start(CARDS), lang, ends=0.0, special=None)
     assert t("daily.title", lang, day="2026-12-02") in text_of(builder)
     result = text_of(daily_result_screen(play(5), 2, 3, 0.0, lang))
-    assert points(REVIEW.played_value, lang) in result and points(REVIEW.best_value, lang) in result
+    assert signed(REVIEW.played_value, lang) in result and signed(REVIEW.best_value, lang) in result
     today = text_of(daily_board_screen(DAY, [play(5)], [1], lang, ends=0.0, over=False))
     assert t("daily.hidden", lang) in today and CARDS[0].symbol not in today
     cards = [c.code for c in CARDS]
     over = text_of(daily_board_screen(DAY, [play(5)], [1], lang, ends=0.0, over=True, cards=cards))
-    assert t("daily.best", lang, value=points(REVIEW.best_value, lang)) in over
+    assert t("daily.best", lang, value=signed(REVIEW.best_value, lang)) in over
     assert all(c.symbol in over for c in CARDS)
     if lang != "en":
         for screen in (builder, result, today, over):

@@ -21,8 +21,8 @@ from capsa.coach import review_hand
 from capsa.daily import DAILY_OPPONENTS, daily_cards, day_of, places
 from capsa.names import special_name
 from capsa.presets import get_preset
+from capsa.showdown import signed
 from capsa.solver import arrange
-from cogs.screens.daily import points
 from cogs.tables import tables_of
 from data import open_repository
 from tests.e2e import cards_in, hand_of, set_rows, warung
@@ -99,8 +99,8 @@ async def test_three_members_play_the_daily_hand(fake_discord, database):
         review = review_hand(
             Draft.start(cards).hand, preset, DAILY_OPPONENTS, (back, middle, front)
         )
-        assert f"worth **{points(review.played_value, 'en')}** points" in text
-        assert f"the coach's best **{points(review.best_value, 'en')}**" in text
+        assert f"worth **{signed(review.played_value, 'en')}** points" in text
+        assert f"the coach's best **{signed(review.best_value, 'en')}**" in text
         assert f"you lost **{review.loss:.2f}**" in text
         assert "You are **#1** of 1 who played" in text
 
@@ -146,10 +146,10 @@ async def test_three_members_play_the_daily_hand(fake_discord, database):
         board = (await bob.slash("capsa daily board", channel=chan, day="yesterday")).message
         text = board.text()
         assert board_ids(text) == [p.user_id for p in plays]
-        assert f"The coach's best setting ({points(review.best_value, 'en')})" in text
+        assert f"The coach's best setting ({signed(review.best_value, 'en')})" in text
         fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
         assert sorted(cards_in(fields["The day's 13 cards"])) == sorted(cards)
-        best = fields[f"The coach's best setting ({points(review.best_value, 'en')})"].split("\n")
+        best = fields[f"The coach's best setting ({signed(review.best_value, 'en')})"].split("\n")
         front_back = [set(cards_in(line)) for line in best]  # front on top, as on the table
         assert front_back == [set(row) for row in reversed(review.best)]
         # a builder of yesterday's hand is over
@@ -188,7 +188,7 @@ async def test_a_special_is_declared_from_the_daily_builder(fake_discord, tmp_pa
         rows = (hand[:5], hand[5:10], hand[10:])
         review = review_hand(hand, get_preset("standard"), DAILY_OPPONENTS, rows, "dragon")
         text = builder.text()
-        assert f"worth **{points(review.played_value, 'en')}** points" in text
+        assert f"worth **{signed(review.played_value, 'en')}** points" in text
         assert f"Declared {special_name('dragon', 'en')}" in text
         play = await bot.repo.daily_play(chan.guild.id, DAY, alice.id)
         assert play is not None and play.declare == "dragon"

@@ -21,11 +21,6 @@ from cogs.views import daily_builder_view, daily_confirm_view
 from data.repository import DailyPlay
 
 
-def points(value: float, lang: str) -> str:
-    """Expected points as the daily hand shows them: two decimals, signed."""
-    return signed(value, lang)
-
-
 def loss_text(loss: float, lang: str) -> str:
     return number(shown_loss(loss), lang, 2, fixed=True)
 
@@ -89,8 +84,8 @@ def daily_result_screen(
         description=t(
             "daily.result",
             lang,
-            value=points(play.value, lang),
-            best=points(play.best_value, lang),
+            value=signed(play.value, lang),
+            best=signed(play.best_value, lang),
             loss=loss_text(play.loss, lang),
             place=place,
             players=players,
@@ -126,7 +121,7 @@ def daily_board_screen(
             pos=place,
             name=f"<@{play.user_id}>",
             loss=loss_text(play.loss, lang),
-            value=points(play.value, lang),
+            value=signed(play.value, lang),
         )
         for play, place in zip(plays, places, strict=True)
     ]
@@ -137,7 +132,7 @@ def daily_board_screen(
     if over and plays:  # every play's review has the same best setting
         best = Review.from_dict(plays[0].review)
         embed.add_field(
-            name=t("daily.best", lang, value=points(best.best_value, lang)),
+            name=t("daily.best", lang, value=signed(best.best_value, lang)),
             value=review_text(best, lang).best,
             inline=False,
         )
