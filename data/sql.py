@@ -273,6 +273,8 @@ def dead_args(db: Tx, judging: bool) -> tuple[Any, ...]:
 
 
 STOPPED = 0.0  # a process row's seen_at once it stopped (or was found dead at a start)
+RATE_AT_ONCE = 200  # old matches rated a transaction at start: ~50 ms of openskill, which
+# PostgreSQL's transactions run on the event loop
 WATCHDOG_KIND = "watchdog"  # cogs.scheduler.TimerKind.WATCHDOG, as the timers table stores it
 
 
@@ -1666,11 +1668,14 @@ class SqlRepository(ABC):
 
     # ------------------------------------------------------------------ ratings
 
-    async def _rate_pending(self, db: Tx, guild_id: int, now: float) -> int:
+    async def _rate_pending(
+        self, db: Tx, guild_id: int, now: float, limit: int | None = None
+    ) -> int:
         """Rate the server's matches in ``rating_queue`` (finished, not rated yet), in the
         order they finished, with capsa.rating, store them as rated and take them off the
         queue: the server's row in ``rating_guilds`` is locked first, so its matches are
-        rated one at a time, each once. How many it rated."""
+        rated one at a time, each once. ``limit``: at most that many, the first to finish.
+        How many it rated."""
         await db.run(
             "INSERT INTO rating_guilds (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
             guild_id,
@@ -1682,8 +1687,17 @@ class SqlRepository(ABC):
             "SELECT m.id, s.user_id, COALESCE(s.level, m.bot_level) AS level, s.place"
             " FROM rating_queue q JOIN matches m ON m.id = q.match_id"
             " JOIN match_seats s ON s.match_id = m.id"
-            " WHERE q.guild_id = ? ORDER BY m.finished_at, m.id, s.seat",
+            " WHERE q.guild_id = ?"
+            + (
+                ""
+                if limit is None
+                else " AND q.match_id IN (SELECT f.match_id FROM rating_queue f"
+                " JOIN matches fm ON fm.id = f.match_id WHERE f.guild_id = ?"
+                " ORDER BY fm.finished_at, fm.id LIMIT ?)"
+            )
+            + " ORDER BY m.finished_at, m.id, s.seat",
             guild_id,
+            *(() if limit is None else (guild_id, limit)),
         )
         pending: dict[int, list[Placing]] = {}  # in the order they finished
         for r in rows:
@@ -1779,8 +1793,11 @@ class SqlRepository(ABC):
         guilds = await self._tx(queue)
         rated = 0
         for row in guilds:
-            guild_id = int(row[0])
-            rated += await self._tx(functools.partial(self._rate_pending, guild_id=guild_id, now=t))
+            rate = functools.partial(
+                self._rate_pending, guild_id=int(row[0]), now=t, limit=RATE_AT_ONCE
+            )
+            while (done := await self._tx(rate)) > 0:  # a long past in short transactions
+                rated += done
         return rated
 
     @reads

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from capsa.rating import PROVISIONAL_MATCHES, Placing, RatedPlayer, Rating, replay
+from data import sql
 from data.repository import Repository
 from tests import test_repository as contract
 from tests.test_repository import GUILD, OTHER_GUILD, T0, Db, build_history, playing_match
@@ -107,6 +110,34 @@ async def test_matches_finished_before_ratings_are_rated_once_in_finish_order(db
         assert rated[RatedPlayer.member(100)].matches == 2
         assert replay(await repo.rated_placings(GUILD)) == rated
         assert await repo.rate_finished_matches() == 0  # a restart rates nothing again
+    finally:
+        await repo.close()
+
+
+async def test_a_long_past_is_rated_in_order_a_few_matches_a_transaction(
+    db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start the queue is rated RATE_AT_ONCE matches a transaction (so PostgreSQL's event
+    loop is never held for the whole past), with the same numbers as all at once."""
+    games = [{0: 1, 1: 2}, {0: 2, 1: 1}, {0: 1, 1: 2}, {0: 1, 1: 1}, {0: 2, 1: 1}]
+    repo = await db.open()
+    try:
+        for i, places in enumerate(games):
+            await finished(repo, (100, 101), 0, places, at=T0 + i * 1000)
+        await db.execute(
+            "DELETE FROM rating_changes; DELETE FROM ratings; DELETE FROM rated_matches;"
+            " DELETE FROM rating_guilds; INSERT INTO rating_queue (match_id, guild_id)"
+            " SELECT id, guild_id FROM matches WHERE status IN ('finished', 'ended');"
+        )
+    finally:
+        await repo.close()
+    monkeypatch.setattr(sql, "RATE_AT_ONCE", 2)
+    repo = await db.open()
+    try:
+        assert await repo.rate_finished_matches() == len(games)
+        assert await repo.ratings(GUILD) == replay(placings((100, 101), g) for g in games)
+        assert replay(await repo.rated_placings(GUILD)) == await repo.ratings(GUILD)
+        assert await repo.rate_finished_matches() == 0
     finally:
         await repo.close()
 
