@@ -104,7 +104,7 @@ def builder_screen(
     )
 
 
-def locked_embed(
+def locked_screen(
     match: MatchRecord,
     rnd: RoundRecord,
     draft: Draft,
@@ -112,7 +112,9 @@ def locked_embed(
     declared: str | None = None,
     surrendered: bool = False,
     deck: DeckStyle = DeckStyle.CLASSIC,
-) -> discord.Embed:
+) -> Screen:
+    """The hand as submitted (the special declared, or the hand given up), the cards in the
+    person's ``deck`` style: no menus, no picture."""
     if surrendered:
         text = t("hand.surrendered", lang, channel=match.channel_id)
     elif declared:
@@ -134,21 +136,6 @@ def locked_embed(
             value="\n".join(preview_lines(draft, lang, deck)[:3]),
             inline=False,
         )
-    return embed
-
-
-def locked_screen(
-    match: MatchRecord,
-    rnd: RoundRecord,
-    draft: Draft,
-    lang: str,
-    declared: str | None = None,
-    surrendered: bool = False,
-    deck: DeckStyle = DeckStyle.CLASSIC,
-) -> Screen:
-    """The hand as submitted (the special declared, or the hand given up), the cards in the
-    person's ``deck`` style: no menus, no picture."""
-    embed = locked_embed(match, rnd, draft, lang, declared, surrendered, deck)
     return Screen(embeds=(embed,), replaces=True)
 
 
