@@ -907,56 +907,128 @@ def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Pane
 # --- the coach's review -----------------------------------------------------------------
 
 
+REV_PANEL_W = SD_PAD + SD_CARDS_W + SD_PAD
+REV_HEAD_H = 52  # room for a title on two lines
+
+
 def render_review(review: Review, lang: str = "en", deck: DeckStyle = DeckStyle.CLASSIC) -> bytes:
     """The coach's review as JPEG bytes (``review.jpg``): the person's setting and the best
-    setting side by side, each under its title and value (capsa.coach.review_text), a
-    declared special or a surrender named under its rows."""
+    setting side by side, each under its title and value (capsa.coach.review_text), in the
+    showdown's index cards so that a phone reads it; each row of the best setting that
+    differs from the person's outlined in gold; a declared special, a surrender or a foul
+    named in a band across its rows. The row names are the embed's text."""
     text = review_text(review, lang)
-    panels = [
-        (text.yours_title, review.played, review.declared, review.surrendered),
-        (text.best_title, review.best, review.best_declare, False),
-    ]
-    pictures = []
-    for title, rows, declared, surrendered in panels:
-        body = (
-            _hand_rows(review.cards, rows, lang, deck)
-            if rows is not None
-            else _hand_strip(review.cards, deck)
-        )
-        label = None
-        if surrendered:
-            label = t("rev.surrendered", lang)
-        elif declared is not None:
-            label = t("rev.declared", lang, special=special_name(declared, lang))
-        pictures.append((title, body, label))
-    title_h, label_h, gap = 44, 36, 12
-    width = sum(body.width for _, body, _ in pictures) + gap
-    height = title_h + max(body.height for _, body, _ in pictures) + label_h
+    played = review.played
+    differs = {
+        position
+        for k, position in enumerate(("back", "middle", "front"))
+        if played is not None and set(played[k]) != set(review.best[k])
+    }
+    legend_h = SD_LEGEND_H if differs else 0
+    width = 2 * MARGIN + 2 * REV_PANEL_W + SD_GAP
+    panel_h = REV_HEAD_H + SD_ROWS_H + SD_PAD
+    height = MARGIN + panel_h + legend_h + MARGIN
     canvas = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(canvas)
-    x = 0
-    for title, body, label in pictures:
+    yours_band = None
+    if review.surrendered:
+        yours_band = (t("word.surrender", lang), (90, 100, 96), TEXT)
+    elif review.declared is not None:
+        yours_band = (special_name(review.declared, lang), GOLD, (40, 30, 0))
+    elif review.fouled:
+        yours_band = (t("word.foul", lang), FOUL_RED, TEXT)
+    best_band = None
+    if review.best_surrender:
+        best_band = (t("word.surrender", lang), (90, 100, 96), TEXT)
+    elif review.best_declare is not None:
+        best_band = (special_name(review.best_declare, lang), GOLD, (40, 30, 0))
+    panels = (
+        (text.yours_title, played, yours_band, frozenset[str]()),
+        (text.best_title, review.best, best_band, frozenset(differs)),
+    )
+    for k, (title, rows, band, outlined) in enumerate(panels):
+        x = MARGIN + k * (REV_PANEL_W + SD_GAP)
+        _review_panel(canvas, draw, review.cards, rows, (x, MARGIN, panel_h), title, band, deck)
+        for position in outlined:
+            row_y = MARGIN + REV_HEAD_H + ROW_ORDER.index(position) * (CARD_INDEX[1] + SD_ROW_GAP)
+            row_w = ROW_SIZES[position] * CARD_INDEX[0] + (ROW_SIZES[position] - 1) * SD_CARD_GAP
+            cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
+            draw.rounded_rectangle(
+                (cx - 4, row_y - 3, cx + row_w + 3, row_y + CARD_INDEX[1] + 2),
+                8,
+                outline=GOLD,
+                width=3,
+            )
+    if differs:
+        y = MARGIN + panel_h + 10
+        draw.rounded_rectangle((MARGIN, y, MARGIN + 30, y + 20), 6, outline=GOLD, width=3)
         _text(
             draw,
-            (x + body.width / 2, title_h / 2 + 4),
-            _fit(title, 24, True, body.width - 2 * MARGIN),
+            (MARGIN + 40, y + 10),
+            _fit(t("render.row_differs", lang), 17, False, width - 2 * MARGIN - 40),
+            17,
+            False,
+            fill=TEXT_DIM,
+            anchor="lm",
+        )
+    return _jpeg(canvas)
+
+
+ROW_ORDER = ("front", "middle", "back")  # top to bottom, as every picture shows the rows
+
+
+def _review_panel(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    cards: Sequence[Card],
+    rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]] | None,
+    box: tuple[int, int, int],
+    title: str,
+    band: tuple[str, tuple[int, int, int], tuple[int, int, int]] | None,
+    deck: DeckStyle,
+) -> None:
+    """One setting of the review in a panel: its title, then its rows (front on top) in
+    index cards; without rows (a surrender), the cards as dealt, high to low, 3-5-5."""
+    x, y, panel_h = box
+    right = x + REV_PANEL_W
+    draw.rounded_rectangle((x, y, right - 1, y + panel_h - 1), 10, fill=PANEL, outline=PANEL_EDGE)
+    room = REV_PANEL_W - 2 * SD_PAD
+    if _text_width(title, 22, True) <= room:
+        lines, size = [title], 22
+    else:  # "Cách xếp tốt nhất · −1,36": the value goes on a line of its own
+        lines, size = _wrap(title, 19, True, room), 19
+    for k, line in enumerate(lines):
+        mid = y + REV_HEAD_H / 2 + (k - (len(lines) - 1) / 2) * (size + 3)
+        _text(draw, (x + REV_PANEL_W / 2, mid), line, size, fill=GOLD, anchor="mm")
+    if rows is not None:
+        by_position = dict(zip(("back", "middle", "front"), rows, strict=True))
+        shown = [list(evaluate(by_position[p]).cards) for p in ROW_ORDER]
+    else:
+        ordered = sort_hand(cards)
+        shown = [ordered[:3], ordered[3:8], ordered[8:]]
+    cw, ch = CARD_INDEX
+    dim = band is not None and band[1] != GOLD  # a surrender or a foul; a special is played
+    rows_top = y + REV_HEAD_H
+    row_y = rows_top
+    for row in shown:
+        row_w = len(row) * cw + (len(row) - 1) * SD_CARD_GAP
+        cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
+        for k, card in enumerate(row):
+            sprite = _index_card_sprite(card.rank, card.suit, dim, deck)
+            _paste(canvas, sprite, cx + k * (cw + SD_CARD_GAP), row_y)
+        row_y += ch + SD_ROW_GAP
+    if band is not None:
+        label, fill, ink = band
+        band_mid = (rows_top + row_y - SD_ROW_GAP) / 2
+        draw.rectangle((x, band_mid - 19, right - 1, band_mid + 19), fill=fill)
+        _text(
+            draw,
+            (x + REV_PANEL_W / 2, band_mid),
+            _fit(label, 24, True, REV_PANEL_W - 12),
             24,
-            fill=GOLD,
+            fill=ink,
             anchor="mm",
         )
-        canvas.paste(body, (x, title_h))
-        if label:
-            y = title_h + body.height + label_h / 2 - 6
-            _text(
-                draw,
-                (x + body.width / 2, y),
-                _fit(label, 20, True, body.width),
-                20,
-                fill=TEXT,
-                anchor="mm",
-            )
-        x += body.width + gap
-    return _jpeg(canvas)
 
 
 # --- standings ------------------------------------------------------------------------------

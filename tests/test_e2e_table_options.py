@@ -107,7 +107,7 @@ async def test_a_table_with_options_plays_to_the_end_as_score_scores_it(
         status = await fake.wait_for_message(
             chan, lambda m: "Show my hand" in m.button_labels(), timeout=10
         )
-        assert status.embeds[0]["footer"]["text"] == label
+        assert status.embeds[0]["footer"]["text"] == f"Rules: {label}"
 
         showdowns = []
         for number in range(1, 6):

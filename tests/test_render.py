@@ -22,6 +22,7 @@ from PIL import Image
 
 from capsa import render
 from capsa.cards import DeckStyle, parse_cards
+from capsa.coach import review_hand
 from capsa.match import Standing, standings
 from capsa.presets import get_preset
 from capsa.scoring import Seat, score_round
@@ -221,6 +222,23 @@ def test_showdown_cards_read_at_the_size_discord_shows_them(players, phone):
     scale = render.shown_scale(image.size, phone)
     assert render.CARD_INDEX[0] * scale >= 21
     assert render.CARD_INDEX[1] * render.INDEX_RANK * scale >= 13  # the rank's font size
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_review_cards_read_at_the_size_discord_shows_them(phone):
+    """The coach's review, both settings side by side, reads on a phone as the showdown does
+    (it was two 640 px hand pictures side by side: cards 18 px wide on a phone)."""
+    hand = parse_cards("AS KS QS JS 9H 9D 7C 7S 5H 4D 3C 2H 2S")
+    played = (parse_cards("9H 9D 7C 7S 2H"), parse_cards("AS KS QS JS 5H"), parse_cards("4D 3C 2S"))
+    review = review_hand(hand, get_preset("standard"), 3, played)
+    png = render.render_review(review, "vi")
+    scale = render.shown_scale(decode(png).size, phone)
+    assert render.CARD_INDEX[0] * scale >= 21
+    assert render.CARD_INDEX[1] * render.INDEX_RANK * scale >= 13
+    assert not review.is_best  # the rows the best setting changes are outlined in gold
+    assert count_colour(png, render.GOLD, 24) > count_colour(
+        render.render_review(replace(review, best=review.played), "vi"), render.GOLD, 24
+    )
 
 
 def test_shown_scale_is_discords_embed_fit():

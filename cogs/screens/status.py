@@ -40,7 +40,7 @@ def status_embed(
         for h in rnd.hands
     ]
     embed.add_field(name=t("round.players", lang), value="\n".join(lines), inline=False)
-    embed.set_footer(text=preset_label(preset_of(match), lang))  # the rules and options
+    embed.set_footer(text=t("round.rules", lang, rules=preset_label(preset_of(match), lang)))
     return embed
 
 
