@@ -168,21 +168,21 @@ class TableFlow:
             while True:
                 async with self.locks[match_id]:
                     decided = await self._decide(match_id, run)
+                    if not isinstance(decided, _Stop):
+                        # the step's messages, sent once the lock is let go; while they
+                        # go, this process's other callers leave the table to this run
+                        # (which reads it again afterwards)
+                        telling = asyncio.ensure_future(decided())
+                        self._telling[match_id] = telling
                 if decided is _Stop.DONE:
                     return
                 if decided is _Stop.WAIT:  # a step asked for waits for the one being done
-                    telling = self._telling.get(match_id)
-                    if telling is not None:  # here: until its messages are out
-                        await asyncio.wait({telling})
+                    waited = self._telling.get(match_id)
+                    if waited is not None:  # here: until its messages are out
+                        await asyncio.wait({waited})
                     else:  # by another process: a look now and then
                         await asyncio.sleep(ASKED_POLL_SECONDS)
                     continue
-                if decided is _Stop.AGAIN:
-                    continue
-                # the step's messages, outside the lock; while they go, this process's other
-                # callers leave the table to this run (which reads it again afterwards)
-                telling = asyncio.ensure_future(decided())
-                self._telling[match_id] = telling
                 try:
                     told = await telling
                 finally:
@@ -205,9 +205,17 @@ class TableFlow:
                 await scheduler.release(match_id, TimerKind.WATCHDOG)
 
     async def _decide(self, match_id: int, run: _Run) -> _Stop | Tell:
-        """Under the table's lock: the next step, done if it is due and this run's to do.
-        Returns what the run does next: stop, look again, or send the step's messages
-        (its ``Tell``, after the lock is let go)."""
+        """Under the table's lock: the steps due that only store, one after the other (a
+        deal and its ``prepare`` decided in one hold of the lock, so no other run of this
+        process finds the deal between them); then what the run does next: stop, wait for
+        a step being done, or send a step's messages (its ``Tell``, once the lock is let
+        go, registered as telling before that)."""
+        while True:
+            decided = await self._decide_one(match_id, run)
+            if decided is not _Stop.AGAIN:
+                return decided
+
+    async def _decide_one(self, match_id: int, run: _Run) -> _Stop | Tell:
         scheduler = self.scheduler
         match, rnd, step = await self.next_of(match_id)
         if step is None:  # ended or cancelled: no timer is left
