@@ -12,11 +12,12 @@ import asyncio
 
 from cogs.tables import tables_of
 from tests.e2e import make_bot, play_builder, warung
-from tests.e2e_extra import lobby_after, wait_showdown
+from tests.e2e_extra import channel_posts, lobby_after, wait_showdown
 from tests.fakediscord import FakeDiscord, eventually, running_bot
 from tests.test_e2e_stale import stale_click
 
 HELD = 60.0  # s: the fake holds the request this long at most (the test lets it go first)
+REVIEW = "Review my hand"
 
 
 async def start_table(fake: FakeDiscord, chan, host, *, rounds: int = 5):
@@ -120,3 +121,55 @@ async def test_a_held_deal_message_holds_no_lock_and_the_status_follows_it(
         )
         assert len([m for m in chan.history if m.id == status_2.id]) == 1
         assert len([m for m in alice.dms if "round 2/5" in m.text()]) == 1
+
+
+async def test_dm_edits_after_a_click_go_through_that_clicks_token(fake_discord, tmp_path) -> None:
+    """Issue 18: the DM a click came from is edited afterwards (the coach's "Review my
+    hand" put on it after the showdown) through that click's token, by its original
+    response's route (exempt from the global limit), not the bot token; once Discord no
+    longer knows the token, the bot token edits it."""
+    fake = fake_discord
+    chan, (alice,) = warung(fake, "alice")
+    app = fake.application_id
+    async with running_bot(fake, make_bot(fake, tmp_path / "capsa.sqlite3")):
+        await start_table(fake, chan, alice)
+        dm = await alice.latest_dm(lambda m: "round 1/5" in m.text(), timeout=15)
+        before = len(fake.requests_to(None, f"/channels/{dm.channel.id}/messages/*"))
+        await play_builder(alice, dm)
+        submitted = next(
+            ix
+            for ix in reversed(list(fake.interactions.values()))
+            if ix.user is alice and ix.source is dm
+        )
+        await fake.wait_for_message(
+            alice.dm, lambda m: m.id == dm.id and REVIEW in m.button_labels(), timeout=30
+        )
+        through_token = fake.requests_to(
+            "PATCH", f"/webhooks/{app}/{submitted.token}/messages/@original"
+        )
+        assert len(through_token) == 2  # locked by the Submit, the review put on it
+        assert fake.requests_to(None, f"/channels/{dm.channel.id}/messages/*")[before:] == []
+
+        # round 2: the Submit's token unknown to Discord by the time the review comes
+        showdown = await wait_showdown(fake, chan, timeout=20)
+        assert (await alice.click(showdown, "Next round", timeout=15)).answered
+        dm_2 = await alice.next_dm(lambda m: "round 2/5" in m.text(), timeout=20)
+        post = fake.faults.stall(channel_posts(fake, chan), HELD, method="POST")
+        await play_builder(alice, dm_2)
+        await eventually(lambda: post.held == 1, timeout=20, message="the showdown's post")
+        submitted_2 = next(
+            ix
+            for ix in reversed(list(fake.interactions.values()))
+            if ix.user is alice and ix.source is dm_2
+        )
+        del fake.interactions[submitted_2.token]
+        post.released.set()
+        await fake.wait_for_message(
+            alice.dm, lambda m: m.id == dm_2.id and REVIEW in m.button_labels(), timeout=30
+        )
+        by_bot = fake.requests_to("PATCH", f"/channels/{dm.channel.id}/messages/{dm_2.id}")
+        assert len(by_bot) == 1  # the review, after the token was refused (404)
+        refused = fake.requests_to(
+            "PATCH", f"/webhooks/{app}/{submitted_2.token}/messages/@original"
+        )
+        assert [r.status for r in refused][-1] == 404
