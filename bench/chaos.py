@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import random
 import shutil
@@ -349,6 +350,7 @@ class DiskFull:
         self.size_mb = size_mb
         self.mounted = False
         self.why_not = ""
+        self.left = -1  # bytes free once filled (0: full)
 
     def mount(self) -> bool:
         self.where.mkdir(parents=True, exist_ok=True)
@@ -371,24 +373,36 @@ class DiskFull:
             subprocess.run(["umount", "-l", str(self.where)], capture_output=True)
             self.mounted = False
 
+    def fill(self, filler: Path) -> int:
+        """Write ``filler`` until the file system has no byte left; returns the bytes free
+        then (0). Unbuffered: a buffered file keeps the part of a block that did not fit and
+        raises ENOSPC again when it is closed (the bench's own crash, seed 11 among others)."""
+        block = b"\0" * 65536
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            while True:
+                try:
+                    os.write(fd, block)  # a short write fills the last pages; the next fails
+                except OSError as exc:
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    break
+        finally:
+            os.close(fd)
+        free = os.statvfs(self.where)
+        return free.f_bavail * free.f_frsize
+
     async def outage(self, cluster: Cluster, seconds: float) -> None:
         filler = self.where / "filler"
         event = Disruption("disk full", time.time())
         cluster.disruptions.append(event)
-
-        def fill() -> None:
-            with filler.open("wb") as sink:
-                block = b"\0" * 65536
-                with contextlib.suppress(OSError):
-                    while True:
-                        sink.write(block)
-                        sink.flush()
-
-        await asyncio.to_thread(fill)
-        await asyncio.sleep(seconds)
-        filler.unlink()
-        event.end = time.time()
-        event.target = event.end + SQLITE_TARGET
+        try:
+            self.left = await asyncio.to_thread(self.fill, filler)
+            await asyncio.sleep(seconds)
+        finally:
+            filler.unlink(missing_ok=True)
+            event.end = time.time()
+            event.target = event.end + SQLITE_TARGET
 
 
 # --- the people -----------------------------------------------------------------------------
@@ -1103,18 +1117,25 @@ async def play(
                 await cluster.stop_all()
             report.kills = cluster.kills
             report.stale_clicks = notes.stale_clicks
+            logs = [s.log.read_text(errors="replace") if s.log.exists() else "" for s in slots]
             for event in cluster.disruptions:
-                if not event.kind.startswith("SIG"):
-                    report.outages.append(
-                        f"{event.kind} {event.end - event.start:.1f} s"
-                        f" at +{event.start - began:.0f} s"
+                if event.kind.startswith("SIG"):
+                    continue
+                how = ""
+                if event.kind == "disk full" and disk is not None:
+                    met = sum(text.count("database or disk is full") for text in logs)
+                    how = (
+                        f" (a {disk.size_mb} MB tmpfs, {disk.left} bytes left;"
+                        f" the bot met the full disk {met} times)"
                     )
+                report.outages.append(
+                    f"{event.kind} {event.end - event.start:.1f} s"
+                    f" at +{event.start - began:.0f} s{how}"
+                )
             records = await Records.from_postgres(pg_url) if pg_url else Records.from_sqlite(db)
             check(fake, records, cluster, channel_guild, n, offset, args, report)
             report.violations[:0] = notes.problems
-            for slot in slots:
-                text = slot.log.read_text(errors="replace") if slot.log.exists() else ""
-                report.log_errors += text.count(" ERROR ")
+            report.log_errors += sum(text.count(" ERROR ") for text in logs)
             if args.keep:
                 print(f"logs: {', '.join(str(s.log) for s in slots)}", file=sys.stderr)
 
