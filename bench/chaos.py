@@ -46,7 +46,10 @@ The checks (each failure is a violation; the run exits 1 if there is any):
   is ready on SQLite, 15 s after the death on PostgreSQL with another process alive (with
   none: the later of that and 5 s after the restarted one is ready), 15 s after the
   PostgreSQL server is back, 5 s after the SQLite disk has room again; ``--margin`` s are
-  allowed on top for a loaded machine. A step never done is a violation;
+  allowed on top for a loaded machine. A disruption excuses only a step still pending and
+  not late yet when it began (a DM stuck in a live process is late though a kill later
+  frees it). A step never done is a violation, and so is one a cancelled match left
+  undone past its target (a builder DM that never came, among them);
 * every interaction acknowledged within 3 s, unless the process its shard goes to was dead
   at some moment of those 3 s; no answer is the bot's "Something went wrong" (a database
   outage is answered with its own "try again").
@@ -607,11 +610,14 @@ class Table:
 
 @dataclass
 class Step:
-    """A step of a table: when it was due and when it happened (wall time; None: never)."""
+    """A step of a table: when it was due and when it happened (wall time; None: never).
+    ``cut``: when it stopped being needed (its match cancelled): a step not done by then
+    is judged as if done then, late only if its target had passed."""
 
     where: str
     due: float
     done: float | None
+    cut: float | None = None
 
 
 @dataclass
@@ -780,6 +786,7 @@ def check(
         chan = fake.channels[match["channel_id"]]
         posted = [m for m in chan.history if low < m.id < high and not m.ephemeral]
         rounds = sorted(rounds_of[mid], key=lambda r: r["number"])
+        cut = match["finished_at"] if status == "cancelled" else None
         if status in ("lobby", "playing", "finished"):
             bad(f"{where}: still {status} at the end")
         if status == "ended" and len(rounds) != match["rounds_total"]:
@@ -793,8 +800,8 @@ def check(
             steps.append(
                 Step(f"{where} deal round 1", match["started_at"], rounds[0]["created_at"])
             )
-        elif match["started_at"] and status != "cancelled":
-            steps.append(Step(f"{where} deal round 1", match["started_at"], None))
+        elif match["started_at"]:
+            steps.append(Step(f"{where} deal round 1", match["started_at"], None, cut))
         for i, rnd in enumerate(rounds):
             here = f"{where} round {rnd['number']}"
             hands = hands_of[rnd["id"]]
@@ -827,18 +834,20 @@ def check(
                 if len(sent) > 1:
                     times = ", ".join(at(m.created_at) for m in sent)
                     bad(f"{here}: {len(sent)} DMs dealt to seat {hand['seat']}: {times}")
-                if hand["dm_message_id"] is None and rnd["status"] != "dealing":
-                    if status != "cancelled":
-                        bad(f"{here}: seat {hand['seat']} never got its DM")
-                    continue
-                if hand["dm_message_id"] in fake.messages:
-                    steps.append(
-                        Step(
-                            f"{here} DM seat {hand['seat']}",
-                            rnd["created_at"],
-                            fake.messages[hand["dm_message_id"]].created_at,
-                        )
-                    )
+                # the DM's step: dealt when the round was, came when Discord has it (a
+                # DM that never came is a step never done, however the round ended)
+                dm_step = f"{here} DM seat {hand['seat']}"
+                if hand["dm_message_id"] is None:
+                    if hand["submitted_at"] and not hand["auto"]:
+                        continue  # played without it (the channel's builder)
+                    if status != "cancelled" and rnd["status"] != "dealing":
+                        bad(f"{dm_step}: never came (round {rnd['status']}, match {status})")
+                    steps.append(Step(dm_step, rnd["created_at"], None, cut))
+                elif hand["dm_message_id"] not in fake.messages:
+                    bad(f"{dm_step}: stored as message {hand['dm_message_id']}, not Discord's")
+                else:
+                    came = fake.messages[hand["dm_message_id"]].created_at
+                    steps.append(Step(dm_step, rnd["created_at"], came))
             # the close: at the deadline, or once the last hand is in
             submitted = [h["submitted_at"] for h in hands if not h["auto"]]
             if (
@@ -849,8 +858,7 @@ def check(
                 close_due = min(rnd["deadline"], max(submitted))
             else:
                 close_due = rnd["deadline"]
-            if scored or status != "cancelled":
-                steps.append(Step(f"{here} close", close_due, rnd["scored_at"]))
+            steps.append(Step(f"{here} close", close_due, rnd["scored_at"], cut))
             # the showdown, once; its numbers the engine's
             title = showdown_title(rnd["number"])
             shown = [m for m in posted if title in m.text()]
@@ -858,11 +866,13 @@ def check(
                 if len(shown) != 1:
                     times = ", ".join(at(m.created_at) for m in shown)
                     bad(f"{here}: the showdown posted {len(shown)} times: {times}")
+            if scored:
                 steps.append(
                     Step(
                         f"{here} showdown",
-                        rnd["scored_at"] or float("inf"),
+                        rnd["scored_at"],
                         shown[0].created_at if shown else None,
+                        cut,
                     )
                 )
             if shown:
@@ -876,14 +886,16 @@ def check(
                 if stored is not None and points != stored:
                     bad(f"{here}: the showdown says {points}, the stored hands score {stored}")
             # the next deal: after the pause, or at Next
-            if shown and rnd["scored_at"] and i + 1 < len(rounds):
+            more = i + 1 < len(rounds) or (cut is not None and rnd["number"] < ROUNDS)
+            if shown and rnd["scored_at"] and more:
                 due = rnd["scored_at"] + NEXT_ROUND_SECONDS
                 for ix in fake.interactions_by_message.get(shown[0].id, []):
                     # a Next that took (its answer not a private refusal or "try again")
                     if ix.name == "click Next round" and ix.answered and not ix.ephemeral:
                         due = min(due, ix.created_at + offset)
                 due = max(due, shown[0].created_at)
-                steps.append(Step(f"{here} next deal", due, rounds[i + 1]["created_at"]))
+                dealt = rounds[i + 1]["created_at"] if i + 1 < len(rounds) else None
+                steps.append(Step(f"{here} next deal", due, dealt, cut))
             elif shown and status == "ended" and rnd["number"] == match["rounds_total"]:
                 standings = [m for m in posted if is_standings(m)]
                 steps.append(
@@ -923,15 +935,39 @@ def stored_result(
 def judge_steps(
     steps: list[Step], cluster: Cluster, args: argparse.Namespace, report: Report
 ) -> None:
-    """Every step within ``--normal`` s of being due, or within a disruption's target."""
+    """Every step within ``--normal`` s of being due, or within a disruption's target: a
+    disruption excuses a step that was still pending, and not late yet, when it began
+    (the step's allowance then runs to the disruption's target, and a disruption beginning
+    before that target extends it again); one beginning after the step was already late
+    excuses nothing (a step stuck in a live process is late, even if a kill later frees
+    it). A step of a cancelled match not done by then is judged at the cancellation."""
     end = time.time()
+    events = sorted(cluster.disruptions, key=lambda e: e.start)
     for step in steps:
-        done = step.done if step.done is not None else end
+        if step.done is not None:
+            done = step.done
+        elif step.cut is not None:
+            done = step.cut
+        else:
+            done = end
+        if done < step.due and step.done is None:
+            continue  # cancelled before it was due
         allowed = step.due + args.normal
-        for event in cluster.disruptions:
-            if event.start <= done and event.target >= step.due:
-                allowed = max(allowed, event.target)
-                if step.done is not None and event.start >= step.due - 1:
+        excusing: list[Disruption] = []
+        grown = True
+        while grown:
+            grown = False
+            for event in events:
+                if event.start > min(allowed, done) or any(event is e for e in excusing):
+                    continue
+                if event.target >= step.due:
+                    excusing.append(event)
+                    if event.target > allowed:
+                        allowed = event.target
+                        grown = True
+        if step.done is not None:
+            for event in excusing:
+                if event.start >= step.due - 1:
                     event.took_over += 1
         stall = done - step.due
         if stall > report.longest_stall[0]:
@@ -939,7 +975,7 @@ def judge_steps(
         late = done - allowed
         if late > report.longest_after_target[0] - args.normal:
             report.longest_after_target = (late + args.normal, step.where)
-        if step.done is None:
+        if step.done is None and step.cut is None:
             report.violations.append(f"{step.where}: never done (due {stall:.0f} s before the end)")
         elif late > args.margin:
             near = [
@@ -947,8 +983,9 @@ def judge_steps(
                 for e in cluster.disruptions
                 if step.due - 15 <= e.start <= done
             ]
+            how = "done" if step.done is not None else "not done when its match was cancelled"
             report.violations.append(
-                f"{step.where}: due at +{step.due - report.began:.1f} s, done {stall:.1f} s"
+                f"{step.where}: due at +{step.due - report.began:.1f} s, {how} {stall:.1f} s"
                 f" later, {late:.1f} s after its target ({', '.join(near) or 'no disruption'})"
             )
     report.takeovers = sum(e.took_over for e in cluster.disruptions)
