@@ -26,9 +26,11 @@ What happens:
   (``CAPSA_PG_PORT=<free> CAPSA_PG_DIR=/tmp/capsa-chaos-pg bash scripts/postgres``; the
   machine's server is never restarted) and stops it for ``--outage`` s once, halfway.
 * SQLite (``--disk-full``, on by default): the database lives in a small tmpfs mounted for
-  the run (root only); halfway a filler file takes every free byte for ``--outage`` s, so
-  the database cannot grow (SQLite: "database or disk is full"). Where no tmpfs can be
-  mounted, this part is skipped with a message.
+  the run (root only); halfway its write-ahead log is checkpointed and truncated and a
+  filler file takes every free byte for ``--outage`` s, so no write fits (SQLite:
+  "database or disk is full"). Where no tmpfs can be mounted, this part is skipped with a
+  message (a read-only bind mount is no way out: Linux refuses to make one read-only while
+  the bot has its files open for writing).
 * After ``--minutes``, the kills stop, every table plays its match to its end (at most
   ``--drain`` s; what is left then is cancelled), and the bots stop.
 
@@ -119,6 +121,7 @@ PG_TARGET = 15.0  # a due step after the death, another process alive (PostgreSQ
 STYLES = ("quick", "slow", "absent", "double")
 STYLE_WEIGHTS = (0.5, 0.2, 0.1, 0.2)
 ERROR_TEXT = t("ans.error", "en")
+TRY_AGAIN = (t("ans.db_down", "en"), t("ans.restarting", "en"))  # an outage, a restart
 PRIVATE_PG_DIR = "/tmp/capsa-chaos-pg"  # (--pg-dir)
 
 
@@ -354,6 +357,7 @@ class DiskFull:
         self.mounted = False
         self.why_not = ""
         self.left = -1  # bytes free once filled (0: full)
+        self.wal_emptied = False
 
     def mount(self) -> bool:
         self.where.mkdir(parents=True, exist_ok=True)
@@ -395,11 +399,29 @@ class DiskFull:
         free = os.statvfs(self.where)
         return free.f_bavail * free.f_frsize
 
+    @staticmethod
+    def empty_wal(db: Path) -> bool:
+        """Checkpoint the database and truncate its write-ahead log, so that the next write
+        needs a new byte on the disk: a full disk leaves SQLite the room its log already
+        has, and writes that fit there would go through (earlier runs filled the disk
+        without the bot ever meeting it). Whether it was truncated (not busy)."""
+        conn = sqlite3.connect(db, timeout=5)
+        try:
+            for _ in range(50):
+                busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    return True
+                time.sleep(0.02)
+            return False
+        finally:
+            conn.close()
+
     async def outage(self, cluster: Cluster, seconds: float) -> None:
         filler = self.where / "filler"
         event = Disruption("disk full", time.time())
         cluster.disruptions.append(event)
         try:
+            self.wal_emptied = await asyncio.to_thread(self.empty_wal, cluster.db)
             self.left = await asyncio.to_thread(self.fill, filler)
             await asyncio.sleep(seconds)
         finally:
@@ -560,21 +582,75 @@ class Table:
             await asyncio.sleep(self.rng.uniform(3, 20))
         back, middle = person_rows(dm, self.rng.randrange(1 << 30))
         for select, cards in (("Back (5)", back), ("Middle (5)", middle)):
-            if "Submit" not in dm.button_labels():
-                return  # the countdown ran out meanwhile
-            await self.answered(lambda s=select, c=cards: user.select(dm, s, c, wait=False))
+            # as a person: the next pick once the DM shows this one (the draft lives in the
+            # message's custom_ids: a click on the message before it is redrawn drops it)
+            if not await self.settle(
+                user,
+                dm,
+                f"{select} in round {number}",
+                lambda s=select, c=cards: user.select(dm, s, c, wait=False),
+            ):
+                return
         if "Submit" not in dm.button_labels():
-            return
+            return  # the countdown ran out meanwhile
         submit_id = dm.find_component("Submit", (2,))["custom_id"]
         if style == "double":
             await asyncio.gather(
                 user.click(dm, "Submit", wait=False), user.click(dm, "Submit", wait=False)
             )
             await asyncio.sleep(1)
-        if "Submit" in dm.button_labels():
-            await self.answered(lambda: user.click(dm, "Submit", wait=False))
+        await self.settle(
+            user,
+            dm,
+            f"Submit in round {number}",
+            lambda: user.click(dm, "Submit", wait=False),
+            locks=True,
+        )
         if style == "double":
             await self.stale(user, dm, submit_id)  # the locked DM's Submit
+
+    async def settle(
+        self,
+        user: FakeUser,
+        dm: FakeMessage,
+        what: str,
+        make: Callable[[], Awaitable[InteractionResult]],
+        *,
+        locks: bool = False,
+        tries: int = 6,
+    ) -> bool:
+        """Make a builder interaction until the DM shows it took (edited; ``locks``: locked,
+        Submit gone), as a person who waits to see each pick: again when nothing came (its
+        process died before the edit) or the answer was "try again" (an outage, a restart);
+        any other answer is a problem. False: the DM was locked first (the countdown ran
+        out), or it never took."""
+        for _ in range(tries):
+            if "Submit" not in dm.button_labels():
+                return locks  # locked: by this Submit before it, or by the countdown
+            before = dm.edits
+            ix = await make()
+
+            def took(ix: InteractionResult = ix, before: int = before) -> bool:
+                if locks:
+                    return "Submit" not in dm.button_labels()
+                return dm.edits > before
+
+            with contextlib.suppress(FakeTimeout):
+                await eventually(
+                    lambda ix=ix, took=took: took() or ix.followups or ix.expired,
+                    timeout=ACK_SECONDS + 5,
+                    interval=0.05,
+                )
+            if took():
+                return True
+            answer = ix.followups[0].text() if ix.followups else ""
+            if answer and not any(text in answer for text in TRY_AGAIN):
+                self.problem(f"{user.name}'s {what} was answered {answer[:100]!r}")
+                return False
+            await asyncio.sleep(1 + self.rng.random())
+        if "Submit" in dm.button_labels():
+            self.problem(f"{user.name}'s {what} never took ({tries} tries)")
+        return False
 
     async def next_round(
         self, showdown: FakeMessage, previous: FakeMessage | None, style: str
@@ -635,6 +711,7 @@ class Report:
     excused: int = 0
     ack_p99: float = 0.0
     stale_clicks: int = 0
+    people_hands: Counter[str] = field(default_factory=Counter)  # set by them, by the countdown
     violations: list[str] = field(default_factory=list)
     log_errors: int = 0
     began: float = 0.0  # the kills' start (wall time): the run's times are told from it
@@ -646,6 +723,11 @@ class Report:
             ("duration", f"{self.minutes:.1f} min of kills"),
             ("matches", f"{sum(self.matches.values())} ({dict(self.matches)})"),
             ("rounds scored", str(self.rounds)),
+            (
+                "people's hands",
+                f"{self.people_hands['submitted']} submitted, {self.people_hands['auto']} set by"
+                f" the countdown, {self.people_hands['open']} not set",
+            ),
             ("kills", f"{sum(self.kills.values())} ({kills})"),
             ("takeovers", str(self.takeovers)),
             ("outages", "; ".join(self.outages) or "-"),
@@ -822,6 +904,8 @@ def check(
                 user_id = humans.get((mid, hand["seat"]))
                 if user_id is None:
                     continue
+                set_by = "auto" if hand["auto"] else "submitted" if hand["submitted_at"] else "open"
+                report.people_hands[set_by] += 1
                 dms = fake.dm_channels.get(user_id)
                 tag = f"round {rnd['number']}/{ROUNDS}"
                 sent = [
@@ -1161,8 +1245,9 @@ async def play(
                 how = ""
                 if event.kind == "disk full" and disk is not None:
                     met = sum(text.count("database or disk is full") for text in logs)
+                    wal = "its log emptied" if disk.wal_emptied else "its log busy, not emptied"
                     how = (
-                        f" (a {disk.size_mb} MB tmpfs, {disk.left} bytes left;"
+                        f" (a {disk.size_mb} MB tmpfs, {disk.left} bytes left, {wal};"
                         f" the bot met the full disk {met} times)"
                     )
                 report.outages.append(
