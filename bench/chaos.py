@@ -440,6 +440,9 @@ class Notes:
     problems: list[str] = field(default_factory=list)
     matches_started: int = 0
     stale_clicks: int = 0
+    shown_after: list[float] = field(
+        default_factory=list
+    )  # a pick or Submit: until the DM shows it
 
 
 class Table:
@@ -624,6 +627,7 @@ class Table:
         process died before the edit) or the answer was "try again" (an outage, a restart);
         any other answer is a problem. False: the DM was locked first (the countdown ran
         out), or it never took."""
+        began = time.time()
         for _ in range(tries):
             if "Submit" not in dm.button_labels():
                 return locks  # locked: by this Submit before it, or by the countdown
@@ -642,6 +646,7 @@ class Table:
                     interval=0.05,
                 )
             if took():
+                self.notes.shown_after.append(time.time() - began)
                 return True
             answer = ix.followups[0].text() if ix.followups else ""
             if answer and not any(text in answer for text in TRY_AGAIN):
@@ -710,11 +715,21 @@ class Report:
     interactions: int = 0
     excused: int = 0
     ack_p99: float = 0.0
+    shown_after: list[float] = field(default_factory=list)
     stale_clicks: int = 0
     people_hands: Counter[str] = field(default_factory=Counter)  # set by them, by the countdown
     violations: list[str] = field(default_factory=list)
     log_errors: int = 0
     began: float = 0.0  # the kills' start (wall time): the run's times are told from it
+
+    def shown(self) -> str:
+        """How long the people's picks and Submits took to show in their DMs (from the
+        first click; tries again included)."""
+        if not self.shown_after:
+            return "-"
+        times = sorted(self.shown_after)
+        p50, p99 = (times[min(len(times) - 1, int(q * len(times)))] for q in (0.5, 0.99))
+        return f"{len(times)}: p50 {p50:.2f} s, p99 {p99:.2f} s, longest {times[-1]:.1f} s"
 
     def table(self) -> str:
         kills = ", ".join(f"{k} {v}" for k, v in sorted(self.kills.items())) or "0"
@@ -741,6 +756,7 @@ class Report:
                 f"{self.interactions} ({self.excused} to a dead process; ack p99"
                 f" {self.ack_p99 * 1000:.0f} ms; {self.stale_clicks} stale clicks)",
             ),
+            ("picks and Submits shown", self.shown()),
             ("bot log ERROR lines", str(self.log_errors)),
             ("violations", str(len(self.violations))),
         ]
@@ -1202,7 +1218,7 @@ async def play(
                 tables.append(
                     Table(i, fake, chan, host, guest, notes, random.Random(rng.random()), styles)
                 )
-            base = {"COACH": "off", "SOLVER_WORKERS": "1", "LOG_LEVEL": "WARNING"}
+            base = {"COACH": "off", "SOLVER_WORKERS": "1", "LOG_LEVEL": args.log_level}
             if pg_url is not None:
                 base["DATABASE_URL"] = pg_url
             slots = [
@@ -1238,6 +1254,7 @@ async def play(
                 await cluster.stop_all()
             report.kills = cluster.kills
             report.stale_clicks = notes.stale_clicks
+            report.shown_after = notes.shown_after
             logs = [s.log.read_text(errors="replace") if s.log.exists() else "" for s in slots]
             for event in cluster.disruptions:
                 if event.kind.startswith("SIG"):
@@ -1309,6 +1326,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--margin", type=float, default=3.0, help="s on top of every target")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--keep", action="store_true", help="keep the logs and the database")
+    parser.add_argument("--log-level", default="WARNING", help="the bots' LOG_LEVEL")
     return parser.parse_args(argv)
 
 

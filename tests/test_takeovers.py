@@ -260,6 +260,30 @@ async def test_next_pressed_survives_the_process_that_took_it(fake_bot, repo) ->
     assert time.time() - pressed < 8 < tables.flow.pause
 
 
+async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, repo) -> None:
+    """Next is acknowledged, and the process dies while it takes the button off the
+    showdown (a request that may wait on Discord): the press was stored before, so the
+    next round is dealt at once, not when the 30 s pause runs out. (The chaos run: next
+    deals 30 s late, each after a Next acknowledged under a second before a kill; the
+    button had gone, so nobody could press it again.)"""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    await tables.flow.advance(match.id, Driver.CLICK)  # the showdown out, the pause's clock set
+    assert (await repo.get_round(rnd.id)).status == "shown"
+    ix = make_ix(fake_bot, ALICE)
+    ix.edit_original_response = AsyncMock(side_effect=asyncio.CancelledError)  # dies there
+    with contextlib.suppress(asyncio.CancelledError):
+        await tables.rounds.next_pressed(ix, match.id, 1)
+    pressed = time.time()
+
+    async def dealt() -> bool:
+        current = await repo.current_round(match.id)
+        return current is not None and current.number == 2
+
+    await until(dealt, timeout=8, what="round 2 dealt")
+    assert time.time() - pressed < 8 < tables.flow.pause
+
+
 # --- a timer set again while it runs -------------------------------------------------------
 
 
