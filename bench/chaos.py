@@ -122,6 +122,8 @@ STYLES = ("quick", "slow", "absent", "double")
 STYLE_WEIGHTS = (0.5, 0.2, 0.1, 0.2)
 ERROR_TEXT = t("ans.error", "en")
 TRY_AGAIN = (t("ans.db_down", "en"), t("ans.restarting", "en"))  # an outage, a restart
+ROUND_OVER = t("hand.round_over", "en")
+SHOWN_SECONDS = 15.0  # a pick, a Submit, Next: what a person waits to see it before again
 PRIVATE_PG_DIR = "/tmp/capsa-chaos-pg"  # (--pg-dir)
 
 
@@ -468,6 +470,10 @@ class Table:
         self.rng = rng
         self.styles = styles
         self.floor = 0  # messages of this channel before the current match
+        self.dm_floor: dict[FakeUser, int] = {}  # each person's DMs before it
+        self.began = 0.0  # the run's start (wall time): its times are told from it
+        # whether the process serving the people's DMs lived all through [start, end]
+        self.dm_alive: Callable[[float, float], bool] = lambda start, end: True
 
     def problem(self, text: str) -> None:
         clicks = [
@@ -530,6 +536,7 @@ class Table:
     async def match(self) -> None:
         host, guest = self.host, self.guest
         self.floor = max((m.id for m in self.chan.history), default=0)
+        self.dm_floor = {u: max((m.id for m in u.dm.history), default=0) for u in (host, guest)}
         opened = await self.answered(
             lambda: host.slash(
                 "capsa new",
@@ -577,7 +584,7 @@ class Table:
         await self.wait_for(is_standings, 60)
 
     async def play(self, user: FakeUser, style: str, number: int) -> None:
-        floor = max((m.id for m in user.dm.history), default=0)
+        floor = self.dm_floor[user]  # (the match's: its DM may come before this starts)
         dm = await self.fake.wait_for_message(user.dm, is_builder_of(number, floor), COUNTDOWN + 90)
         if style == "absent":
             return
@@ -623,18 +630,20 @@ class Table:
         tries: int = 6,
     ) -> bool:
         """Make a builder interaction until the DM shows it took (edited; ``locks``: locked,
-        Submit gone), as a person who waits to see each pick: again when nothing came (its
-        process died before the edit) or the answer was "try again" (an outage, a restart);
-        any other answer is a problem. False: the DM was locked first (the countdown ran
-        out), or it never took."""
+        Submit gone), as a person who waits to see each pick: again when nothing showed
+        within ``SHOWN_SECONDS`` (its process died before the edit: else that is a problem,
+        a stall of a live bot) or the answer was "try again" (an outage, a restart); "the
+        round is over" ends it (the countdown ran out), any other answer is a problem.
+        False: the DM was locked first (the countdown ran out), or it never took."""
         began = time.time()
         for _ in range(tries):
             if "Submit" not in dm.button_labels():
                 return locks  # locked: by this Submit before it, or by the countdown
             before = dm.edits
+            clicked = time.time()
             ix = await make()
 
-            def took(ix: InteractionResult = ix, before: int = before) -> bool:
+            def took(before: int = before) -> bool:
                 if locks:
                     return "Submit" not in dm.button_labels()
                 return dm.edits > before
@@ -642,16 +651,24 @@ class Table:
             with contextlib.suppress(FakeTimeout):
                 await eventually(
                     lambda ix=ix, took=took: took() or ix.followups or ix.expired,
-                    timeout=ACK_SECONDS + 5,
+                    timeout=SHOWN_SECONDS,
                     interval=0.05,
                 )
             if took():
                 self.notes.shown_after.append(time.time() - began)
                 return True
             answer = ix.followups[0].text() if ix.followups else ""
+            if ROUND_OVER in answer:
+                return False  # the countdown ran out while the picks were made again
             if answer and not any(text in answer for text in TRY_AGAIN):
                 self.problem(f"{user.name}'s {what} was answered {answer[:100]!r}")
                 return False
+            if not answer and self.dm_alive(clicked, time.time()):
+                self.problem(
+                    f"{user.name}'s {what} at +{clicked - self.began:.1f} s"
+                    f" {'acknowledged' if ix.answered else 'not acknowledged'} by a live"
+                    f" process, and not shown within {SHOWN_SECONDS:g} s"
+                )
             await asyncio.sleep(1 + self.rng.random())
         if "Submit" in dm.button_labels():
             self.problem(f"{user.name}'s {what} never took ({tries} tries)")
@@ -678,9 +695,25 @@ class Table:
             await asyncio.gather(press(), press())
             if previous is not None and previous.edits >= 0:
                 await self.stale(self.host, previous, self.previous_next or next_id)
-        else:  # (a try not acknowledged, and the button gone since: the round started)
-            with contextlib.suppress(LookupError):
-                await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
+        # as a person: pressed again while the button stays (a process that died before
+        # it took the press: the button goes once the press is stored), or "try again"
+        for attempt in range(6):
+            if attempt > 0 or style == "double":  # (double: pressed twice already)
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(
+                        lambda: "Next round" not in showdown.button_labels(),
+                        timeout=SHOWN_SECONDS,
+                        interval=0.05,
+                    )
+            if "Next round" not in showdown.button_labels():
+                break
+            with contextlib.suppress(LookupError):  # (gone just now: the round started)
+                ix = await self.host.click(showdown, "Next round", wait=False)
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(lambda ix=ix: ix.followups or ix.expired, timeout=2)
+                answer = ix.followups[0].text() if ix.followups else ""
+                if answer and not any(text in answer for text in TRY_AGAIN):
+                    break  # (refused: the round has started, or is being dealt)
         self.previous_next = next_id
 
     previous_next: str | None = None
@@ -1236,6 +1269,10 @@ async def play(
                     await cluster.start(slot)
                 await asyncio.sleep(1.0)
                 began = report.began = time.time()
+                dm_slot = slots[0]  # DMs come to shard 0's process
+                for table in tables:
+                    table.began = began
+                    table.dm_alive = lambda a, b: not dm_slot.dead_within(a, b)
                 until = began + args.minutes * 60
                 players = [asyncio.create_task(t.run(until, args.drain)) for t in tables]
                 chaos = [asyncio.create_task(kill_loop(cluster, args, until))]
