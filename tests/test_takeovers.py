@@ -284,6 +284,27 @@ async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, r
     assert time.time() - pressed < 8 < tables.flow.pause
 
 
+# --- a process that stopped holding a claim ------------------------------------------------
+
+
+async def test_a_claim_of_a_process_that_stopped_is_free_after_any_start(fake_bot, repo) -> None:
+    """A process claimed a showdown and stopped (SIGTERM) before it posted it or let the
+    claim go; the next process starts. The stopped process's row used to be forgotten at
+    that start (it had stopped "long ago"), and its claim, then nobody known dead's, waited
+    out its 60 s lease, while the watchdog that came for the showdown let go, taking the
+    claim for a live process's: the chaos run's showdown never posted. Its row stays while
+    it holds anything, so the claim (and a timer it held) are free at once."""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    await repo.start_process("stopper", "")
+    assert await repo.claim_showdown(rnd.id, 60, owner="stopper")
+    assert await repo.set_timer(match.id, "clock", 0, 600, holder="stopper", lease=600)
+    await repo.stop_process("stopper")
+    await repo.start_process("next", "")
+    assert await repo.claim_showdown(rnd.id, 60, owner="next")
+    assert [t.kind for t in await repo.claim_timers("next", 60)] == ["clock"]
+
+
 # --- a timer set again while it runs -------------------------------------------------------
 
 
