@@ -650,7 +650,12 @@ class Table:
 
             with contextlib.suppress(FakeTimeout):
                 await eventually(
-                    lambda ix=ix, took=took: took() or ix.followups or ix.expired,
+                    lambda ix=ix, took=took, at=clicked: (
+                        took()
+                        or ix.followups
+                        or ix.expired
+                        or (not ix.answered and time.time() > at + ACK_SECONDS + 1)
+                    ),
                     timeout=SHOWN_SECONDS,
                     interval=0.05,
                 )
@@ -697,18 +702,26 @@ class Table:
                 await self.stale(self.host, previous, self.previous_next or next_id)
         # as a person: pressed again while the button stays (a process that died before
         # it took the press: the button goes once the press is stored), or "try again"
-        for attempt in range(6):
-            if attempt > 0 or style == "double":  # (double: pressed twice already)
+        wait = style == "double"  # (pressed twice already)
+        for _ in range(8):
+            if wait:
                 with contextlib.suppress(FakeTimeout):
                     await eventually(
                         lambda: "Next round" not in showdown.button_labels(),
                         timeout=SHOWN_SECONDS,
                         interval=0.05,
                     )
+            wait = True
             if "Next round" not in showdown.button_labels():
                 break
             with contextlib.suppress(LookupError):  # (gone just now: the round started)
                 ix = await self.host.click(showdown, "Next round", wait=False)
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(lambda ix=ix: ix.answered or ix.expired, ACK_SECONDS + 1)
+                if not ix.answered:  # its process is dead: again soon
+                    await asyncio.sleep(1 + self.rng.random())
+                    wait = False
+                    continue
                 with contextlib.suppress(FakeTimeout):
                     await eventually(lambda ix=ix: ix.followups or ix.expired, timeout=2)
                 answer = ix.followups[0].text() if ix.followups else ""
@@ -1023,8 +1036,11 @@ def check(
             if shown and rnd["scored_at"] and more:
                 due = rnd["scored_at"] + NEXT_ROUND_SECONDS
                 for ix in fake.interactions_by_message.get(shown[0].id, []):
-                    # a Next that took (its answer not a private refusal or "try again")
-                    if ix.name == "click Next round" and ix.answered and not ix.ephemeral:
+                    # a Next on this showdown that took (its answer not a private refusal
+                    # or "try again"; not the Next of the round before, whose token the
+                    # showdown was posted through)
+                    on_it = ix.source is not None and ix.source.id == shown[0].id
+                    if ix.name == "click Next round" and on_it and ix.answered and not ix.ephemeral:
                         due = min(due, ix.created_at + offset)
                 due = max(due, shown[0].created_at)
                 dealt = rounds[i + 1]["created_at"] if i + 1 < len(rounds) else None
@@ -1314,6 +1330,43 @@ async def play(
             report.log_errors += sum(text.count(" ERROR ") for text in logs)
             if args.keep:
                 print(f"logs: {', '.join(str(s.log) for s in slots)}", file=sys.stderr)
+                transcript(fake, cluster, began, offset, workdir / "transcript.txt")
+
+
+def transcript(
+    fake: FakeDiscord, cluster: Cluster, began: float, offset: float, path: Path
+) -> None:
+    """What happened, in order (``--keep``): the disruptions, every message posted (its
+    channel, first line, buttons, edits) and every interaction (who, what, when
+    acknowledged, the answer), times from the kills' start."""
+    lines: list[tuple[float, str]] = []
+    for e in cluster.disruptions:
+        back = f"back +{e.end - began:.1f}, target +{e.target - began:.1f}"
+        lines.append((e.start, f"*** {e.kind} ({back})"))
+    acked: dict[int, float] = {}
+    for req in fake.requests:
+        parts = req.path.split("/")
+        if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
+            acked.setdefault(int(parts[2]), req.at)
+    for chan in [*fake.channels.values(), *fake.dm_channels.values()]:
+        name = getattr(chan, "name", None) or f"dm{chan.id}"
+        for m in chan.history:
+            first = m.text().split("\n")[0][:70]
+            lines.append(
+                (m.created_at, f"msg {m.id} #{name} {first!r} {m.button_labels()} edits={m.edits}")
+            )
+    for ix in fake.interactions.values():
+        at = acked.get(ix.id)
+        ack = f"ack +{at - began:.1f}" if at is not None else "no ack"
+        source = ix.source.id if ix.source is not None else "-"
+        lines.append(
+            (
+                ix.created_at + offset,
+                f"ix {ix.name!r} by {ix.user.name} on {source}: {ack}; {ix.text()[:60]!r}",
+            )
+        )
+    lines.sort(key=lambda x: x[0])
+    path.write_text("\n".join(f"+{at - began:8.2f} {text}" for at, text in lines) + "\n")
 
 
 async def outage(
