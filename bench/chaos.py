@@ -188,6 +188,7 @@ class Cluster:
         self.postgres = postgres
         self.disruptions: list[Disruption] = []
         self.kills: Counter[str] = Counter()
+        self.terms: list[tuple[float, float | None]] = []  # SIGTERM: gateway closed, exited
         self.locks = {slot.index: asyncio.Lock() for slot in slots}  # a slot killed at a time
 
     async def start(self, slot: Slot, timeout: float = 90.0) -> float:
@@ -242,17 +243,21 @@ class Cluster:
             else:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(proc.pid, sig)
-                # it serves until its gateway connection closes (its posts under way done),
-                # then takes seconds more to tear down, deaf to Discord: dead from then on
+                # Dead to Discord from the signal on: it lets its posts under way land, but
+                # discord.py closes its HTTP session at once (a click then finds "Session is
+                # closed", unanswered), while its gateway connection may stay open for seconds
+                # (the fake's then still hands it clicks). Started again once it is gone.
                 stopped = asyncio.create_task(proc.wait())
                 while self._serving(slot) and not stopped.done():
                     await asyncio.sleep(0.02)
-                died = time.time()
+                closed = time.time()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stopped, 20)
+                exited = time.time() if stopped.done() else None
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 await proc.wait()
+                self.terms.append((closed - died, None if exited is None else exited - died))
             slot.spans[-1][1] = died
             self.kills[sig.name] += 1
             ready = await self.start(slot)
@@ -442,9 +447,8 @@ class Notes:
     problems: list[str] = field(default_factory=list)
     matches_started: int = 0
     stale_clicks: int = 0
-    shown_after: list[float] = field(
-        default_factory=list
-    )  # a pick or Submit: until the DM shows it
+    # each pick or Submit: how long until the DM showed it
+    shown_after: list[float] = field(default_factory=list)
 
 
 class Table:
@@ -762,11 +766,26 @@ class Report:
     excused: int = 0
     ack_p99: float = 0.0
     shown_after: list[float] = field(default_factory=list)
+    terms: list[tuple[float, float | None]] = field(default_factory=list)
     stale_clicks: int = 0
     people_hands: Counter[str] = field(default_factory=Counter)  # set by them, by the countdown
     violations: list[str] = field(default_factory=list)
     log_errors: int = 0
     began: float = 0.0  # the kills' start (wall time): the run's times are told from it
+
+    def term_times(self) -> str:
+        """How long a SIGTERM'd process kept its gateway connection, and took to exit."""
+        if not self.terms:
+            return "-"
+        gateway = sorted(g for g, _ in self.terms)
+        exits = sorted(e for _, e in self.terms if e is not None)
+        killed = sum(1 for _, e in self.terms if e is None)
+        out = (
+            f"gateway closed after p50 {gateway[len(gateway) // 2]:.1f} s, max {gateway[-1]:.1f} s"
+        )
+        if exits:
+            out += f"; exited after p50 {exits[len(exits) // 2]:.1f} s, max {exits[-1]:.1f} s"
+        return out + (f"; {killed} SIGKILLed after 20 s" if killed else "")
 
     def shown(self) -> str:
         """How long the people's picks and Submits took to show in their DMs (from the
@@ -790,6 +809,7 @@ class Report:
                 f" the countdown, {self.people_hands['open']} not set",
             ),
             ("kills", f"{sum(self.kills.values())} ({kills})"),
+            ("after a SIGTERM", self.term_times()),
             ("takeovers", str(self.takeovers)),
             ("outages", "; ".join(self.outages) or "-"),
             ("longest stall", f"{self.longest_stall[0]:.1f} s at {self.longest_stall[1]}"),
@@ -1306,6 +1326,7 @@ async def play(
             finally:
                 await cluster.stop_all()
             report.kills = cluster.kills
+            report.terms = cluster.terms
             report.stale_clicks = notes.stale_clicks
             report.shown_after = notes.shown_after
             logs = [s.log.read_text(errors="replace") if s.log.exists() else "" for s in slots]
