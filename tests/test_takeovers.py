@@ -305,6 +305,25 @@ async def test_a_claim_of_a_process_that_stopped_is_free_after_any_start(fake_bo
     assert [t.kind for t in await repo.claim_timers("next", 60)] == ["clock"]
 
 
+async def test_postgres_a_timer_of_a_process_that_stopped_is_free_after_any_start(
+    pg_url,
+) -> None:
+    """The same on PostgreSQL, where the next process is not the only one: a stopped
+    process's row used to go at any process's start, and what it held with it."""
+    repo = await open_repository(database_url=pg_url)
+    stopper, starter = (f"{who}-{secrets.token_hex(4)}" for who in ("stopper", "starter"))
+    try:
+        match, _ = await playing_round(repo)
+        await repo.start_process(stopper, "")
+        assert await repo.set_timer(match.id, "clock", 0, 600, holder=stopper, lease=600)
+        await repo.stop_process(stopper)
+        await repo.start_process(starter, "")
+        assert [t.kind for t in await repo.claim_timers(starter, 60)] == ["clock"]
+    finally:
+        await repo.stop_process(starter)
+        await repo.close()
+
+
 # --- a timer set again while it runs -------------------------------------------------------
 
 
