@@ -1335,7 +1335,10 @@ async def play(
                     continue
                 how = ""
                 if event.kind == "disk full" and disk is not None:
-                    met = sum(text.count("database or disk is full") for text in logs)
+                    met = sum(  # a write refused; a start refused (it exits, is started again)
+                        text.count("database or disk is full") + text.count("(disk I/O error)")
+                        for text in logs
+                    )
                     wal = "its log emptied" if disk.wal_emptied else "its log busy, not emptied"
                     how = (
                         f" (a {disk.size_mb} MB tmpfs, {disk.left} bytes left, {wal};"
