@@ -131,6 +131,10 @@ def showdown_title(number: int) -> str:
     return f"Showdown · round {number}/{ROUNDS}"
 
 
+def is_lobby(message: FakeMessage) -> bool:
+    return message.text().startswith("Capsa Susun table")
+
+
 def is_standings(message: FakeMessage) -> bool:
     return "final standings" in message.text()
 
@@ -236,6 +240,7 @@ class Cluster:
             others = any(s.alive_at(died) for s in self.slots if s is not slot)
             event = Disruption(f"{sig.name} {slot.index}", died)
             self.disruptions.append(event)
+            slot.spans[-1][1] = died  # dead from the signal on (the people's scripts ask now)
             if sig == signal.SIGKILL:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
@@ -258,7 +263,6 @@ class Cluster:
                     os.killpg(proc.pid, signal.SIGKILL)
                 await proc.wait()
                 self.terms.append((closed - died, None if exited is None else exited - died))
-            slot.spans[-1][1] = died
             self.kills[sig.name] += 1
             ready = await self.start(slot)
             event.end = ready
@@ -932,8 +936,8 @@ def check(
         after = [
             m.id
             for m in fake.channels[match["channel_id"]].history
-            if m.created_at >= match["created_at"] - 0.5
-        ]
+            if m.created_at >= match["created_at"] - 0.5 and is_lobby(m)
+        ]  # (a lobby: the match before's standings may come a moment after its creation)
         return min(after, default=1 << 62)
 
     for matches in by_channel.values():
@@ -1105,11 +1109,12 @@ def judge_steps(
     steps: list[Step], cluster: Cluster, args: argparse.Namespace, report: Report
 ) -> None:
     """Every step within ``--normal`` s of being due, or within a disruption's target: a
-    disruption excuses a step that was still pending, and not late yet, when it began
-    (the step's allowance then runs to the disruption's target, and a disruption beginning
-    before that target extends it again); one beginning after the step was already late
-    excuses nothing (a step stuck in a live process is late, even if a kill later frees
-    it). A step of a cancelled match not done by then is judged at the cancellation."""
+    disruption excuses a step that was still pending, and not late yet (its allowance and
+    ``--margin`` not run out), when it began (the step's allowance then runs to the
+    disruption's target, and a disruption beginning before that extends it again); one
+    beginning after the step was already late excuses nothing (a step stuck in a live
+    process is late, even if a kill later frees it). A step of a cancelled match not done
+    by then is judged at the cancellation."""
     end = time.time()
     events = sorted(cluster.disruptions, key=lambda e: e.start)
     for step in steps:
@@ -1127,7 +1132,9 @@ def judge_steps(
         while grown:
             grown = False
             for event in events:
-                if event.start > min(allowed, done) or any(event is e for e in excusing):
+                if event.start > min(allowed + args.margin, done) or any(
+                    event is e for e in excusing
+                ):
                     continue
                 if event.target >= step.due:
                     excusing.append(event)
