@@ -123,6 +123,7 @@ STYLE_WEIGHTS = (0.5, 0.2, 0.1, 0.2)
 ERROR_TEXT = t("ans.error", "en")
 TRY_AGAIN = (t("ans.db_down", "en"), t("ans.restarting", "en"))  # an outage, a restart
 ROUND_OVER = t("hand.round_over", "en")
+ALREADY = t("hand.already", "en")
 SHOWN_SECONDS = 15.0  # a pick, a Submit, Next: what a person waits to see it before again
 PRIVATE_PG_DIR = "/tmp/capsa-chaos-pg"  # (--pg-dir)
 
@@ -673,6 +674,8 @@ class Table:
             answer = ix.followups[0].text() if ix.followups else ""
             if ROUND_OVER in answer:
                 return False  # the countdown ran out while the picks were made again
+            if locks and ALREADY in answer:  # stored by a process that died before the lock
+                return True
             if answer and not any(text in answer for text in TRY_AGAIN):
                 self.problem(f"{user.name}'s {what} was answered {answer[:100]!r}")
                 return False
