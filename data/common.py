@@ -32,9 +32,10 @@ from .repository import (
 
 
 class Row(Protocol):
-    """A stored row read by column name (``sqlite3.Row``, ``asyncpg.Record``)."""
+    """A stored row read by column name, position or slice (``sqlite3.Row``,
+    ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: str | int, /) -> Any: ...
+    def __getitem__(self, key: str | int | slice, /) -> Any: ...
 
 
 P = TypeVar("P")

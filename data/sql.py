@@ -214,6 +214,10 @@ class Tx(ABC):
         row = await self.one(sql, *args)
         return None if row is None else row[0]
 
+    async def insert(self, sql: str, *args: Any) -> int:
+        """An ``INSERT`` of one row into a table keyed by ``id``; the new row's id."""
+        return int(await self.value(f"{sql} RETURNING id", *args))
+
     @abstractmethod
     async def lock_user(self, user_id: int) -> None:
         """Hold the person until the transaction ends (one table at a time)."""
@@ -522,11 +526,11 @@ class SqlRepository(ABC):
                 raise TableExists(f"channel {channel_id} already has table #{existing}")
             await self._seated(db, host_id)
             try:
-                match_id = await db.value(
+                match_id = await db.insert(
                     "INSERT INTO matches (guild_id, channel_id, host_id, preset, options,"
                     " rounds_total, countdown, bot_level, timeout_action, seats_count, language,"
                     " status, created_at, lobby_expires_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
                     guild_id,
                     channel_id,
                     host_id,
@@ -857,9 +861,9 @@ class SqlRepository(ABC):
                 unknown = sorted(set(hands) - await self._seats(db, match_id))
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
-                round_id = await db.value(
+                round_id = await db.insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
-                    f" VALUES (?, ?, ?, ?, '{RoundStatus.DEALING}', ?) RETURNING id",
+                    f" VALUES (?, ?, ?, ?, '{RoundStatus.DEALING}', ?)",
                     match_id,
                     number,
                     str(int(seed)),
