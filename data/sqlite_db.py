@@ -31,8 +31,8 @@ T = TypeVar("T")
 
 # A bool parameter is bound as the integer it is, as any int. (Without an adapter of its own
 # sqlite3 looks for one on each bool it binds, raising and clearing an AttributeError on the
-# way: it cost a tenth of a round's database time. data/sql.py binds bools, which PostgreSQL's
-# BOOLEAN columns need.)
+# way: about 1% of a round's instructions in bench/repository.py, whose rounds bind 21 bools.
+# data/sql.py binds bools, which PostgreSQL's BOOLEAN columns need.)
 sqlite3.register_adapter(bool, int)
 
 
