@@ -54,7 +54,7 @@ from capsa.solver.model import (
     special_edge,
     special_odds,
 )
-from capsa.solver.monte_carlo import PlayedRows, hard_choice, suit_best
+from capsa.solver.monte_carlo import PlayedRows, hard_choice
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
@@ -162,8 +162,7 @@ def solve_indices(
         choice = easy_choice(tables, preset, opponents, seed)
         expected = ordinary_value(preset, odds, float(ev[choice])) * opponents
     elif level == "normal":
-        choice = suit_best(tables, preset, best)
-        expected = ordinary_value(preset, odds, float(ev[best])) * opponents
+        choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
     elif level == "hard":
         found_values = hard_choice(
             tables, preset, opponents, ev, seed, odds, special, special_rows, special_value, played

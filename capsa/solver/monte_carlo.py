@@ -146,26 +146,6 @@ def split_keys(tables: HandTables, keys, splits: np.ndarray) -> np.ndarray:
     )
 
 
-def suit_best(tables: HandTables, preset: Preset, choice: int) -> int:
-    """The valid split of ``choice``'s showdown classes (what the row model sees) whose rows'
-    showdown keys are at least ``choice``'s in every row and that no other such split beats
-    in every row: the same rows as far as ``normal`` can tell, with the suits that win ties
-    (``choice`` itself where none does better)."""
-    b, m, f = tables.showdown(preset.suit_tiebreak)[2:]
-    same = np.flatnonzero((b == b[choice]) & (m == m[choice]) & (f == f[choice]))
-    if len(same) < 2:
-        return choice
-    five = np.concatenate([tables.back_subset(same), tables.middle_subset(same)])
-    keys5, keys3 = subset_keys(tables, preset.suit_tiebreak, five, tables.front_subset(same))
-    keys = np.stack([keys5[: len(same)], keys5[len(same) :], keys3], axis=1)
-    mine = keys[same == choice][0]
-    keys, same = keys[(keys >= mine).all(axis=1)], same[(keys >= mine).all(axis=1)]
-    beaten = (
-        (keys[None, :] >= keys[:, None]).all(-1) & (keys[None, :] > keys[:, None]).any(-1)
-    ).any(1)
-    return int(same[~beaten][0])
-
-
 # --- exact pairwise scoring, vectorised ----------------------------------------------------
 
 
