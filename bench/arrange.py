@@ -13,8 +13,9 @@
 Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 (--no-keep-memory: glibc's defaults). Printed with the load average at the start and the
 median CPU time of a solve beside the wall time (a loaded machine stretches the wall time
-more). hard's p90 is above its median by design: about a quarter of hands, those where its
-choice is at risk, set three times the opponent hands (capsa.solver.monte_carlo).
+more). hard's p90 is above its median by design: the hands where its choice is at risk
+(10 to 32% at four players) set three times the opponent hands, and those still at risk
+then (5 to 20%) nine times (capsa.solver.monte_carlo).
 
 Strength: duplicate 4-handed play on fixed deals, standard preset. For a pairing X vs Y,
 X sits in each seat in turn against three Y; X's points are compared with what Y scored
