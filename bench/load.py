@@ -39,6 +39,18 @@ METRICS_PORT), the ceiling ``50 / bot-token requests per round`` beside the meas
 rounds/s, and when the last round-1 DM arrived against ``1.2 x (bot-token requests until
 then) / 50 + 1 s``.
 
+Issue 18's other two counts (one value each):
+
+    .venv/bin/python bench/load.py --tables 5 --match-rounds 10 --rounds 10 --next timer
+    .venv/bin/python bench/load.py --tables 200 --hands channel
+
+``--next timer``: nobody presses Next; the table's clock deals each next round after the
+pause (30 s), so the channel's interaction token (Start's) ages; printed: the rounds whose
+channel messages fell back to the bot token (a request on the channel's bot-token routes
+between the round's start and its showdown). ``--hands channel``: both people chose
+``/capsa me hands:channel`` first and play from "Show my hand" on the round's status (an
+ephemeral builder, no DM). ``--match-rounds 10``: the tables are opened with 10 rounds.
+
 ``--tables``, ``--coach``, ``--database``, ``--processes``, ``--limits`` and ``--dm-opens``
 each take several values; the run covers every combination, a fresh bot (and a fresh
 database) for each.
@@ -299,6 +311,15 @@ def is_builder(number: int):
     return pred
 
 
+def is_status(number: int):
+    """The round's status message with its "Show my hand" (``--hands channel``)."""
+
+    def pred(m: FakeMessage) -> bool:
+        return f"Round {number}/{ROUNDS_TOTAL}" in m.text() and "Show my hand" in m.button_labels()
+
+    return pred
+
+
 def person_rows(builder: FakeMessage, seed: int) -> tuple[list[str], list[str]]:
     """A person's back and middle rows: the cards by rank group (quads, trips, pairs, then
     singles; high first) cut 5 / 5 / 3, which rarely fouls and costs next to nothing, so
@@ -331,7 +352,13 @@ class Bench:
 
     async def human(self, table: Table, user: FakeUser, number: int) -> InteractionResult:
         step = self.step
-        dm = await user.next_dm(is_builder(number), timeout=step)
+        if self.args.hands == "channel":  # no DM: "Show my hand" on the status opens it
+            status = await self.fake.wait_for_message(table.channel, is_status(number), step)
+            shown = await self.act(table, "show hand", user.click(status, "Show my hand"))
+            await shown.wait_until(lambda r: r.message is not None and not r.message.loading, step)
+            dm = await user.wait_for_ephemeral(is_builder(number), timeout=step)
+        else:
+            dm = await user.next_dm(is_builder(number), timeout=step)
         if number == 1:
             table.first_dms.append(dm.created_at)
         if self.args.mode == "selects":
@@ -348,6 +375,10 @@ class Bench:
         fake, step, chan = self.fake, self.step, table.channel
         host, guest = table.host, table.guest
         table.stage = "open"
+        if self.args.hands == "channel":  # their hands in the channel, never by DM
+            for person in (host, guest):
+                me = person.slash("capsa me", channel=chan, hands="channel", timeout=step)
+                await self.act(table, "slash me", me)
         opened = await self.act(
             table,
             "slash new",
@@ -370,7 +401,7 @@ class Bench:
             title = f"Showdown · round {number}/{ROUNDS_TOTAL}"
             showdown = await fake.wait_for_message(chan, lambda m, t=title: t in m.text(), step)
             table.rounds.append((last_submit, showdown.created_at))
-            if number < self.args.rounds:
+            if number < self.args.rounds and self.args.next == "press":
                 table.stage = f"round {number}: next"
                 await self.act(table, "next", host.click(showdown, "Next round", timeout=step))
         table.finished_at = time.monotonic()
@@ -945,6 +976,7 @@ def traffic(requests: list, world: list[Table], offset: float, rounds: int) -> d
         if rec.status == 429:
             limited[rec.limited or "injected"] += 1
         invalid += rec.status in (401, 403, 429)
+    fell_back, channel_bot = fallbacks(requests, world, offset)
     starts = [t.started_at + offset for t in world if t.started_at is not None]
     dms = [at for t in world for at in t.first_dms]
     first_dms = None
@@ -961,7 +993,33 @@ def traffic(requests: list, world: list[Table], offset: float, rounds: int) -> d
         "invalid": invalid,
         "first_dms": first_dms,
         "per_round": (sum(bot.values()) / rounds) if rounds else None,
+        "fell_back": fell_back,
+        "channel_bot": channel_bot,
     }
+
+
+def fallbacks(requests: list, world: list[Table], offset: float) -> tuple[int, int]:
+    """(rounds whose channel messages fell back to the bot token, the table channels'
+    bot-token requests after Start): a round fell back if a bot-token request reached its
+    table's channel between the round's start (Start, or the showdown before) and its own
+    showdown."""
+    by_channel: dict[int, list[float]] = defaultdict(list)
+    for rec in requests:
+        parts = rec.path.split("/")
+        if is_interaction_route(rec.path) or len(parts) < 3 or parts[1] != "channels":
+            continue
+        by_channel[int(parts[2])].append(rec.at)
+    fell_back = total = 0
+    for table in world:
+        if table.started_at is None:
+            continue
+        begin = table.started_at + offset
+        times = [at for at in by_channel.get(table.channel.id, ()) if at >= begin]
+        total += len(times)
+        for _last_submit, shown in table.rounds:
+            fell_back += any(begin <= at <= shown for at in times)
+            begin = shown
+    return fell_back, total
 
 
 # --- report ---------------------------------------------------------------------------------
@@ -1199,6 +1257,12 @@ def traffic_lines(r: dict) -> None:
             f"  the bot's bot-token requests waited {waited:.1f} s in all on Discord's limits"
             f" (global pace, buckets, 429s; cogs/rest_pace.py): {waited / rounds:.3f} s a round"
         )
+    if "fell_back" in r:
+        print(
+            f"  rounds that fell back to the bot token in the channel: {r['fell_back']} of"
+            f" {rounds} ({r['channel_bot']} bot-token requests in the tables' channels after"
+            " Start)"
+        )
     if r["first_dms"] is not None:
         last, needed, bound = r["first_dms"]
         print(
@@ -1211,7 +1275,22 @@ def traffic_lines(r: dict) -> None:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
-    p.add_argument("--rounds", type=int, default=3, choices=range(1, ROUNDS_TOTAL + 1))
+    p.add_argument("--rounds", type=int, default=3, choices=range(1, 11), help="played")
+    p.add_argument(
+        "--match-rounds", type=int, default=5, choices=(5, 10), help="the match's rounds"
+    )
+    p.add_argument(
+        "--next",
+        choices=("press", "timer"),
+        default="press",
+        help="press: the host presses Next at once; timer: nobody does (the clock deals)",
+    )
+    p.add_argument(
+        "--hands",
+        choices=("dm", "channel"),
+        default="dm",
+        help="channel: both people chose /capsa me hands:channel (no DMs)",
+    )
     p.add_argument("--mode", choices=("selects", "auto"), default="selects")
     p.add_argument("--solver-workers", type=int, default=1, help="per bot process")
     p.add_argument("--ramp", type=float, default=0.0, help="open the tables over this many s")
@@ -1278,6 +1357,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="bot processes, SHARD_COUNT=N and SHARD_IDS=i (N > 1: PostgreSQL only)",
     )
     args = p.parse_args(argv)
+    if args.rounds > args.match_rounds:
+        p.error("--rounds: at most --match-rounds")
+    global ROUNDS_TOTAL
+    ROUNDS_TOTAL = args.match_rounds
     if any(n < 1 for n in args.processes):
         p.error("--processes: each value must be 1 or more")
     for value in args.dm_opens:

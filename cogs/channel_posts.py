@@ -14,6 +14,11 @@ token Discord no longer knows) the bot token sends them, as before.
 ``TableChannel`` has the two calls the tables make on a channel (``send``, and
 ``get_partial_message(id).edit``), so the cogs call it as they called discord.py's
 ``PartialMessageable``.
+
+A person's DM (their hand's builder) is edited after a click through the token of the click
+that came from it (``keep_for_source``): the DM is that interaction's original message, so
+the edit goes by its "@original" route, exempt from the global limit like the others
+(``DmMessage``); the bot token only once no such token is valid.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import logging
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from cogs.delivery import attempt
 from data.repository import Repository
@@ -49,6 +56,34 @@ class ChannelTokens:
 
     def channel(self, channel_id: int) -> TableChannel:
         return TableChannel(self, channel_id)
+
+    async def keep_for_source(self, interaction: discord.Interaction, message_id: int) -> None:
+        """A click came from the DM message ``message_id``: that message's later edits go
+        through this click's token (the message is its original) while it is valid."""
+        expires = interaction.created_at.timestamp() + TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
+        await self.repo.keep_message_token(message_id, interaction.token, expires)
+
+    def dm_message(self, channel_id: int, message_id: int) -> DmMessage:
+        return DmMessage(self, channel_id, message_id)
+
+    async def edit_original(self, token: str, **kwargs: Any) -> None:
+        """Edit the original message of the interaction ``token`` belongs to (what
+        ``Interaction.edit_original_response`` does, from a stored token)."""
+        app_id = getattr(self.client, "application_id", None)
+        if not app_id:
+            raise RuntimeError("the application's id is not known yet")
+        http = self.client.http
+        with handle_message_parameters(**kwargs) as params:
+            await async_context.get().edit_original_interaction_response(
+                app_id,
+                token,
+                session=http._HTTPClient__session,  # type: ignore[attr-defined]
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )
 
     def webhook(self, token: str) -> discord.Webhook | None:
         """The interaction's webhook (the application's id and the token), or None before
@@ -115,3 +150,28 @@ class TableMessage:
                 if isinstance(file, discord.File):
                     file.reset()
         await self.channel._bot().get_partial_message(self.id).edit(**kwargs)
+
+
+class DmMessage:
+    """A person's DM message (their builder): edited through the token of the click that
+    came from it while that is valid (its "@original" route), else with the bot token."""
+
+    def __init__(self, tokens: ChannelTokens, channel_id: int, message_id: int) -> None:
+        self.tokens = tokens
+        self.channel_id = channel_id
+        self.id = message_id
+
+    async def edit(self, **kwargs: Any) -> None:
+        tokens = self.tokens
+        token = await tokens.repo.message_token(self.id)
+        if token is not None and getattr(tokens.client, "application_id", None):
+            edited = await attempt(tokens.edit_original(token, **kwargs))
+            if edited.ok:
+                return
+            if edited.error is not None and not edited.token_gone:
+                raise edited.error
+            log.info("DM message %s: its click's token is gone; the bot token edits", self.id)
+        dm = tokens.client.get_partial_messageable(
+            self.channel_id, type=discord.ChannelType.private
+        )
+        await dm.get_partial_message(self.id).edit(**kwargs)

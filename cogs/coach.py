@@ -114,13 +114,10 @@ class Coach:
         seat = next((s for s in match.seats if s.seat == hand.seat), None)
         user_id = seat.user_id if seat is not None else None
         lang = await language_for(self.repo, match, user_id=user_id)  # their DM: theirs
-        dm = self.services.client.get_partial_messageable(
-            hand.dm_channel_id, type=discord.ChannelType.private
-        )
+        # through the token of the person's Submit on that DM while it is valid (issue 18)
+        dm = self.services.tokens.dm_message(hand.dm_channel_id, hand.dm_message_id)
         await attempt(
-            dm.get_partial_message(hand.dm_message_id).edit(
-                **review_offer(rnd.id, lang).edit_kwargs()
-            ),
+            dm.edit(**review_offer(rnd.id, lang).edit_kwargs()),
             "table %s: could not offer a review in seat %s's DM",
             match.id,
             hand.seat,

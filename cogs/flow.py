@@ -9,6 +9,15 @@ whether this call did it), except ``prepare``: a round's deal is finished by the
 that dealt it, in the same run, or by the table's watchdog once that process died. The
 process doing steps holds the table's watchdog timer (from the first step it did until it
 stops), so no second process waits on a dead one for longer than the watchdog's pause.
+
+No Discord request is made under a table's lock (issue 18): the lock covers deciding and
+storing (a deal, a claim, the scores), and a step that tells Discord returns what it sends
+(its ``Tell``: the DMs and the status, a showdown, the standings, with what is stored once
+they are out), run after the lock is let go. A rate-limit wait then delays only that
+message and the table's steps after it, never a click that takes the lock, nor another
+table. While one run of this process is telling, the others leave the table to it (it reads
+the table again once its messages are out); the claims, the dealer's watchdog and the
+deal's nonce keep each message once across processes, as before.
 """
 
 from __future__ import annotations
@@ -18,7 +27,8 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
+from dataclasses import dataclass
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING
 
 from capsa.timings import (
@@ -48,9 +58,34 @@ class Driver(StrEnum):
     WATCHDOG = "watchdog"  # the process doing the table's steps died, or failed
 
 
+# What a step tells Discord, once it is decided and stored: sent after the table's lock is
+# let go; whether it went out (False: another process took the step over, and goes on).
+Tell = Callable[[], Awaitable[bool]]
+
 # A step's handler: (match, latest round, the step) -> whether this call did it (False:
-# another process did it, or is doing it).
-StepHandler = Callable[[MatchRecord, RoundRecord | None, Next, Driver], Awaitable[bool]]
+# another process did it, or is doing it), or what this call, having decided it, tells
+# Discord about it (the messages, and what is stored once they are out).
+StepHandler = Callable[[MatchRecord, RoundRecord | None, Next, Driver], Awaitable[bool | Tell]]
+
+
+class _Stop(Enum):
+    """What a run does after deciding under the table's lock (other than telling)."""
+
+    DONE = "done"  # nothing more for this run
+    AGAIN = "again"  # a step done: read the table again
+    WAIT = "wait"  # a step asked for (Next) waits for the step being done
+
+
+@dataclass
+class _Run:
+    """One call of ``TableFlow.advance``: why, the step asked for, whether it holds the
+    table's watchdog, until when an asked step waits, and the round it dealt."""
+
+    driver: Driver
+    early: Next | None
+    holding: bool
+    asked_until: float
+    dealt: int = 0  # the round number this run dealt: its deal is this run's to finish
 
 
 class TableFlow:
@@ -65,6 +100,8 @@ class TableFlow:
         self.pause = pause
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # per table
         self._handlers: dict[Step, StepHandler] = {}
+        # per table: the messages a run of this process is sending now (outside the lock)
+        self._telling: dict[int, asyncio.Future[bool]] = {}
         for kind in TimerKind:
             scheduler.handle(kind, self._on_timer(kind))
 
@@ -113,82 +150,124 @@ class TableFlow:
     ) -> None:
         """Do every step of the table that is due, then set its clock for the next one.
         ``now``: a step to do now although its time has not come (Next pressed), if it is
-        still the next one. ``holding``: the caller holds the table's watchdog already."""
-        async with self.locks[match_id]:
-            await self._advance(match_id, driver, now, holding)
+        still the next one. ``holding``: the caller holds the table's watchdog already.
 
-    async def _advance(
-        self, match_id: int, driver: Driver, early: Next | None, holding: bool
-    ) -> None:
+        The table's lock covers only deciding and storing: a step that tells Discord
+        (``Tell``) sends after the lock is let go, so a wait on Discord (a rate limit, a
+        slow answer) holds up that message and the steps after it, never a click or
+        another caller that only needs the table's lock."""
+        run = _Run(driver, now, holding, time.monotonic() + ASKED_WAIT_SECONDS)
         scheduler = self.scheduler
-        dealt = 0  # the round number this run dealt: its deal is this run's to finish
-        asked_until = time.monotonic() + ASKED_WAIT_SECONDS
         try:
-            if driver in (Driver.CLICK, Driver.NEXT) and not holding:
+            if driver in (Driver.CLICK, Driver.NEXT) and not run.holding:
                 # what a click sets going is this process's now: should it die before it is
                 # done, another process takes over (unless one is doing the table's steps)
-                holding = await scheduler.hold(
+                run.holding = await scheduler.hold(
                     match_id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS, if_absent=True
                 )
             while True:
-                match, rnd, step = await self.next_of(match_id)
-                if step is None:  # ended or cancelled: no timer is left
-                    await scheduler.cancel(match_id)
-                    holding = False
+                async with self.locks[match_id]:
+                    decided = await self._decide(match_id, run)
+                    if not isinstance(decided, _Stop):
+                        # the step's messages, sent once the lock is let go; while they
+                        # go, this process's other callers leave the table to this run
+                        # (which reads it again afterwards)
+                        telling = asyncio.ensure_future(decided())
+                        self._telling[match_id] = telling
+                if decided is _Stop.DONE:
                     return
-                asked = early is not None and (early.step, early.number) == (
-                    step.step,
-                    step.number,
-                )
-                if asked:  # (the showdown it was pressed on may still be being posted)
-                    early = None
-                if not (asked or step.is_due(time.time())):
-                    await scheduler.schedule(
-                        match_id, TimerKind.CLOCK, self.clock(step), step.due - time.time()
-                    )
-                    return
-                if step.step == Step.PREPARE and not (
-                    driver == Driver.WATCHDOG or step.number == dealt
-                ):
-                    # its dealer finishes it; should that process have died, the watchdog
-                    # it holds (or this one, if it had none yet) takes over
-                    if holding:  # (the one this click set: left for whoever comes first)
-                        holding = False
-                        await scheduler.hand_on(
-                            match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
-                        )
-                    else:
-                        await scheduler.schedule(
-                            match_id,
-                            TimerKind.WATCHDOG,
-                            step.number,
-                            WATCHDOG_SECONDS,
-                            if_absent=True,
-                        )
-                    return
-                if not await self._handlers[step.step](match, rnd, step, driver):
-                    if early is not None and time.monotonic() < asked_until:
-                        # a step asked for (Next) waits for the one another process is
-                        # finishing (its showdown, marked shown a moment after it is out)
+                if decided is _Stop.WAIT:  # a step asked for waits for the one being done
+                    waited = self._telling.get(match_id)
+                    if waited is not None:  # here: until its messages are out
+                        await asyncio.wait({waited})
+                    else:  # by another process: a look now and then
                         await asyncio.sleep(ASKED_POLL_SECONDS)
-                        continue
-                    return  # another process did it, or is doing it (and goes on from there)
-                if step.step == Step.DEAL:
-                    dealt = step.number
-                if not holding:
-                    await scheduler.hold(
-                        match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
-                    )
-                    holding = True
+                    continue
+                try:
+                    told = await telling
+                finally:
+                    if self._telling.get(match_id) is telling:
+                        del self._telling[match_id]
+                if not told:  # taken over by another process: it goes on from here
+                    return
         except BaseException as err:
-            if holding:  # whoever comes first tries again (at once if this process stops),
-                holding = False  # unless another process took the table over meanwhile
+            if match_id in self._telling:  # the watchdog is the run's that is telling
+                run.holding = False
+            if run.holding:  # whoever comes first tries again (at once if this process stops),
+                run.holding = False  # unless another process took the table over meanwhile
                 pause = 0.0 if isinstance(err, asyncio.CancelledError) else RETRY_SECONDS[0]
                 await asyncio.shield(scheduler.hand_on(match_id, TimerKind.WATCHDOG, 0, pause))
             raise
         finally:
-            if holding:  # (the watchdog of another process that took the table over stays)
+            if match_id in self._telling:  # another run of this process is telling: it
+                run.holding = False  # holds the table's watchdog, and lets it go
+            if run.holding:  # (the watchdog of another process that took the table over stays)
                 await scheduler.release(match_id, TimerKind.WATCHDOG)
+
+    async def _decide(self, match_id: int, run: _Run) -> _Stop | Tell:
+        """Under the table's lock: the steps due that only store, one after the other (a
+        deal and its ``prepare`` decided in one hold of the lock, so no other run of this
+        process finds the deal between them); then what the run does next: stop, wait for
+        a step being done, or send a step's messages (its ``Tell``, once the lock is let
+        go, registered as telling before that)."""
+        while True:
+            decided = await self._decide_one(match_id, run)
+            if decided is not _Stop.AGAIN:
+                return decided
+
+    async def _decide_one(self, match_id: int, run: _Run) -> _Stop | Tell:
+        scheduler = self.scheduler
+        match, rnd, step = await self.next_of(match_id)
+        if step is None:  # ended or cancelled: no timer is left
+            await scheduler.cancel(match_id)
+            run.holding = False
+            return _Stop.DONE
+        asked = run.early is not None and (run.early.step, run.early.number) == (
+            step.step,
+            step.number,
+        )
+        if not (asked or step.is_due(time.time())):
+            await scheduler.schedule(
+                match_id, TimerKind.CLOCK, self.clock(step), step.due - time.time()
+            )
+            return _Stop.DONE
+        if match_id in self._telling:
+            # another run of this process is sending this table's messages: it reads the
+            # table again once they are out and goes on from there; a step asked for (Next)
+            # waits for it. The table's watchdog (this process's, one row) is that run's:
+            # it lets it go when it is done, not this one.
+            run.holding = False
+            return _Stop.WAIT if run.early is not None and not asked else _Stop.DONE
+        if asked:  # (the showdown it was pressed on may still be being posted)
+            run.early = None
+        if step.step == Step.PREPARE and not (
+            run.driver == Driver.WATCHDOG or step.number == run.dealt
+        ):
+            # its dealer finishes it; should that process have died, the watchdog
+            # it holds (or this one, if it had none yet) takes over
+            if run.holding:  # (the one this click set: left for whoever comes first)
+                run.holding = False
+                await scheduler.hand_on(match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS)
+            else:
+                await scheduler.schedule(
+                    match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS, if_absent=True
+                )
+            return _Stop.DONE
+        done = await self._handlers[step.step](match, rnd, step, run.driver)
+        if not done:
+            if run.early is not None and time.monotonic() < run.asked_until:
+                # a step asked for (Next) waits for the one another process is
+                # finishing (its showdown, marked shown a moment after it is out)
+                return _Stop.WAIT
+            return _Stop.DONE  # another process did it, or is doing it (and goes on from there)
+        if step.step == Step.DEAL:
+            run.dealt = step.number
+        if not run.holding:  # (before its messages go: should this process die, they are
+            await scheduler.hold(  # taken over)
+                match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
+            )
+            run.holding = True
+        return _Stop.AGAIN if done is True else done
 
     @staticmethod
     def clock(step: Next) -> int:

@@ -336,6 +336,7 @@ class HandBuilder:
         if not draft.complete:
             raise Refusal(RefusalCode.INCOMPLETE)
         if turn.click.act == BuilderAction.SUBMIT and draft.fouled:
+            await self._keep_dm_token(turn)  # the confirmation locks this DM through it
             confirm = screens.confirm_foul_screen(turn.rnd.id, turn.seat, draft, turn.lang)
             await turn.interaction.followup.send(**confirm.send_kwargs(ephemeral=True))
             return
@@ -346,6 +347,7 @@ class HandBuilder:
         """Surrender asks first, showing what it costs; only its confirmation gives the
         hand up (and the countdown never does)."""
         preset = surrender_allowed(turn)
+        await self._keep_dm_token(turn)  # the confirmation locks this DM through it
         confirm = screens.confirm_surrender_screen(
             turn.rnd.id,
             turn.seat,
@@ -360,6 +362,15 @@ class HandBuilder:
     async def _surrender(self, turn: Turn) -> None:
         surrender_allowed(turn)
         await self._submit(turn, turn.draft, None, surrender=True)
+
+    async def _keep_dm_token(self, turn: Turn) -> None:
+        """A click on the person's DM builder: the DM's later edits (locked from a
+        confirmation, the review offered after the showdown) go through this click's token,
+        not the bot token (issue 18)."""
+        hand = turn.rnd.hands[turn.seat]
+        message = turn.interaction.message
+        if message is not None and hand.dm_message_id == message.id:
+            await self.services.tokens.keep_for_source(turn.interaction, message.id)
 
     async def _submit(
         self, turn: Turn, draft: Draft, declare: str | None, *, surrender: bool = False
@@ -383,6 +394,7 @@ class HandBuilder:
             )
         if not accepted:
             raise Refusal(RefusalCode.ALREADY_SUBMITTED)
+        await self._keep_dm_token(turn)  # the DM's later edit (its review) goes through it
         rnd = await self.services.round_now(turn.rnd.id)
         complete = rnd.all_submitted
         if complete:  # the showdown first: the whole table waits for it
@@ -397,9 +409,10 @@ class HandBuilder:
             and hand.dm_message_id is not None
             and hand.dm_message_id != interaction.message.id
         ):  # the confirm step came from another message: lock the DM builder too
-            dm = self.services.client.get_partial_messageable(hand.dm_channel_id)
+            # through the token of the click on the DM that asked for the confirmation
+            dm = self.services.tokens.dm_message(hand.dm_channel_id, hand.dm_message_id)
             await attempt(
-                dm.get_partial_message(hand.dm_message_id).edit(**locked.edit_kwargs()),
+                dm.edit(**locked.edit_kwargs()),
                 "table %s: could not lock the DM builder of seat %s",
                 match.id,
                 seat,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -17,7 +19,7 @@ from capsa.settings import BOT_LEVEL, COUNTDOWN, ROUNDS, SEATS, TIMEOUT_ACTION
 from capsa.timings import LOBBY_SECONDS, WATCHDOG_SECONDS
 from cogs.components import LobbyAction, Refusal, RefusalCode
 from cogs.delivery import attempt
-from cogs.flow import Driver
+from cogs.flow import Driver, Tell
 from cogs.life import Next, Step
 from cogs.parts import RoundsPart
 from cogs.replies import language_for, own_language, refuse, tell, user_lang
@@ -94,6 +96,7 @@ class Lobby:
         self.flow = services.flow
         self.rounds = rounds
         self.lobby_seconds = lobby_seconds
+        self._redraws: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # per table
 
     def register(self) -> None:
         self.flow.handle(Step.EXPIRE_LOBBY, self.expire)
@@ -210,12 +213,17 @@ class Lobby:
 
     async def expire(
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
-    ) -> bool:
-        """The lobby's time ran out: cancel the table if it is still a lobby."""
+    ) -> Tell | bool:
+        """The lobby's time ran out: cancel the table if it is still a lobby (under the
+        table's lock); its message says so after the lock is let go."""
         if not await self.repo.cancel_match(match.id, lobby_only=True):
             return False  # started (or cancelled) meanwhile, by another process
-        await self._close_lobby_message(match, LobbyClosed.EXPIRED)
-        return True
+
+        async def tell() -> bool:
+            await self._close_lobby_message(match, LobbyClosed.EXPIRED)
+            return True
+
+        return tell
 
     async def close_message(self, match: MatchRecord) -> None:
         """The lobby message of a table that is no longer a lobby, as it should read now:
@@ -239,57 +247,67 @@ class Lobby:
     ) -> None:
         await interaction.response.defer()  # acknowledge first; a busy table may take a moment
         lang = await user_lang(self.repo, interaction)
-        async with self.flow.locks[match_id]:  # the table's steps take the same lock
+        # The table's lock covers deciding and storing (the table's steps take it too);
+        # Discord is told after it is let go (a refusal raised here is told by the router).
+        async with self.flow.locks[match_id]:
             match = await self.repo.get_match(match_id)
-            if match is None or match.status != MatchStatus.LOBBY:
-                await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))
-                if match is not None:  # its buttons outlived the lobby: take them off
-                    await self._close_clicked(interaction, match)
+            if match is not None and match.status == MatchStatus.LOBBY:
+                await self._act(interaction, match, action, lang)
+        if match is None or match.status != MatchStatus.LOBBY:
+            await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))
+            if match is None:
                 return
-            user = interaction.user
-            try:
-                if action == LobbyAction.JOIN:
-                    if match.seat_of(user.id) is not None:
-                        raise Refusal(RefusalCode.ALREADY_HERE)
-                    match = await self.repo.add_seat(
-                        match_id, user.id, user.display_name, language=own_language(interaction)
-                    )
-                elif action == LobbyAction.LEAVE:
-                    if user.id == match.host_id:
-                        raise Refusal(RefusalCode.HOST_LEAVES)
-                    match = await self.repo.remove_seat(match_id, user.id)
-                elif action in HOST_ACTIONS:
-                    if not is_manager(interaction, match):
-                        raise Refusal(RefusalCode.HOST_ONLY)
-                    if action == LobbyAction.ADD:
-                        match = await self._add_computer(match)
-                    elif action == LobbyAction.CANCEL:
-                        await self.repo.cancel_match(match_id)
-                        await self.services.scheduler.cancel(match_id)
-                        await interaction.edit_original_response(
-                            **lobby_screen(
-                                match, await language_for(self.repo, match), LobbyClosed.CANCELLED
-                            ).edit_kwargs()
-                        )
-                        return
-                    else:
-                        await self._start(interaction, match, lang)
-                        return
-            except tuple(LOBBY_REFUSALS) as refusal:
-                raise Refusal(LOBBY_REFUSALS[type(refusal)]) from refusal
-            await interaction.edit_original_response(
-                **lobby_screen(match, await language_for(self.repo, match)).edit_kwargs()
-            )
+        # its buttons outlived the lobby: taken off
+        await self._redraw(interaction, match_id)
 
-    async def _close_clicked(self, interaction: discord.Interaction, match: MatchRecord) -> None:
-        """A lobby button was pressed on a table that has started or closed: the message it
-        was pressed on shows that, without buttons."""
-        screen = lobby_screen(match, await language_for(self.repo, match), closed_key(match))
-        await attempt(
-            interaction.edit_original_response(**screen.edit_kwargs()),
-            "table %s: could not close an old lobby message",
-            match.id,
-        )
+    async def _act(
+        self, interaction: discord.Interaction, match: MatchRecord, action: LobbyAction, lang: str
+    ) -> None:
+        """A lobby button's change, stored (under the table's lock; nothing sent)."""
+        user = interaction.user
+        try:
+            if action == LobbyAction.JOIN:
+                if match.seat_of(user.id) is not None:
+                    raise Refusal(RefusalCode.ALREADY_HERE)
+                await self.repo.add_seat(
+                    match.id, user.id, user.display_name, language=own_language(interaction)
+                )
+            elif action == LobbyAction.LEAVE:
+                if user.id == match.host_id:
+                    raise Refusal(RefusalCode.HOST_LEAVES)
+                await self.repo.remove_seat(match.id, user.id)
+            elif action in HOST_ACTIONS:
+                if not is_manager(interaction, match):
+                    raise Refusal(RefusalCode.HOST_ONLY)
+                if action == LobbyAction.ADD:
+                    await self._add_computer(match)
+                elif action == LobbyAction.CANCEL:
+                    await self.repo.cancel_match(match.id)
+                    await self.services.scheduler.cancel(match.id)
+                else:
+                    await self._start(interaction, match, lang)
+        except tuple(LOBBY_REFUSALS) as refusal:
+            raise Refusal(LOBBY_REFUSALS[type(refusal)]) from refusal
+
+    async def _redraw(self, interaction: discord.Interaction, match_id: int) -> None:
+        """The lobby message a button was pressed on, as the table reads now: open with its
+        seats, or started, cancelled or expired without buttons. One redraw at a time per
+        table, each from a fresh read, so a slow earlier one never lands over a later one
+        (and never under the table's lock)."""
+        async with self._redraws[match_id]:
+            match = await self.repo.get_match(match_id)
+            if match is None:
+                return
+            table_lang = await language_for(self.repo, match)
+            if match.status == MatchStatus.LOBBY:
+                screen = lobby_screen(match, table_lang)
+            else:
+                screen = lobby_screen(match, table_lang, closed_key(match))
+            await attempt(
+                interaction.edit_original_response(**screen.edit_kwargs()),
+                "table %s: could not redraw the lobby message",
+                match.id,
+            )
 
     async def _start(self, interaction: discord.Interaction, match: MatchRecord, lang: str) -> None:
         """Computers take the free seats, the table starts, and round 1 is dealt."""
@@ -303,10 +321,6 @@ class Lobby:
         await scheduler.hold(match.id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS)
         # round 1 is dealt as soon as this click lets go of the table's lock
         scheduler.spawn(self.flow.advance(match.id, Driver.CLICK, holding=True))
-        table_lang = await language_for(self.repo, match)
-        await interaction.edit_original_response(
-            **lobby_screen(match, table_lang, LobbyClosed.STARTED).edit_kwargs()
-        )
 
     async def _add_computer(self, match: MatchRecord, level: str | None = None) -> MatchRecord:
         number = sum(1 for s in match.seats if s.is_bot) + 1

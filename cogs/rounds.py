@@ -30,7 +30,7 @@ from capsa.timings import (
 )
 from cogs.components import Refusal, RefusalCode
 from cogs.delivery import DM_CLOSED, attempt, send_to
-from cogs.flow import Driver
+from cogs.flow import Driver, Tell
 from cogs.life import Next, Step
 from cogs.parts import BuilderPart, CoachPart
 from cogs.replies import language_for
@@ -113,14 +113,16 @@ class Rounds:
         self._status_edited: dict[int, float] = {}
 
     def register(self) -> None:
+        # the steps that tell Discord decide and store under the table's lock (a claim)
+        # and send after it is let go (their Tell)
         self.flow.handle(Step.DEAL, self.deal)
-        self.flow.handle(Step.PREPARE, self.prepare)
+        self.flow.handle(Step.PREPARE, self.deal_out)
         self.flow.handle(Step.CLOSE, self.close)
-        self.flow.handle(Step.SHOW, self.show)
+        self.flow.handle(Step.SHOW, self.claim_show)
         self.flow.handle(Step.FINISH, self.finish)
-        self.flow.handle(Step.POST_STANDINGS, self.post_standings)
+        self.flow.handle(Step.POST_STANDINGS, self.claim_standings)
 
-    # --- the steps (each returns whether this call did it) ---------------------------------
+    # --- the steps (each returns whether this call did it, or what it tells Discord) -------
 
     async def deal(
         self, match: MatchRecord, shown: RoundRecord | None, step: Next, driver: Driver
@@ -151,10 +153,25 @@ class Rounds:
     ) -> bool:
         """Finish a dealt round's deal, then it is open; False if another process took the
         deal over (this one was taken for dead)."""
-        if rnd is None or not await self.prepare_round(match, rnd):
+        tell = await self.deal_out(match, rnd, step, driver)
+        return tell if isinstance(tell, bool) else await tell()
+
+    async def deal_out(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> Tell | bool:
+        """The step ``prepare``: the flow runs it by the dealer only (or its watchdog), and
+        the whole of it (the computers, the DMs, the status) outside the table's lock."""
+        if rnd is None:
             return False
-        await self.repo.mark_round_open(rnd.id)
-        return True
+        dealt = rnd
+
+        async def tell() -> bool:
+            if not await self.prepare_round(match, dealt):
+                return False
+            await self.repo.mark_round_open(dealt.id)
+            return True
+
+        return tell
 
     async def _deals(self, match: MatchRecord) -> bool:
         """Whether this process still holds the table's watchdog, and so its deal: asked
@@ -379,16 +396,29 @@ class Rounds:
     ) -> bool:
         """Post a scored round's showdown, once (the claim), then the status message shows
         everyone in and the coach reviews the hands."""
+        tell = await self.claim_show(match, rnd, step, driver)
+        return tell if isinstance(tell, bool) else await tell()
+
+    async def claim_show(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> Tell | bool:
+        """The step ``show``: the showdown claimed under the table's lock (False: another
+        process has it), posted and stored as posted after the lock is let go."""
         scheduler = self.services.scheduler
         if rnd is None or not await self.repo.claim_showdown(
             rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
         ):
             return False
-        if not await scheduler.finish(self._post_showdown_once(match, rnd)):
-            return False
-        self.coach.after_showdown(match, rnd)  # reviews wait for the showdown
-        await self.refresh_status(match, rnd)
-        return True
+        scored = rnd
+
+        async def tell() -> bool:
+            if not await scheduler.finish(self._post_showdown_once(match, scored)):
+                return False
+            self.coach.after_showdown(match, scored)  # reviews wait for the showdown
+            await self.refresh_status(match, scored)
+            return True
+
+        return tell
 
     async def _fill_missing(self, match: MatchRecord, rnd: RoundRecord) -> None:
         """The settings of the seats that ran out of time. A person gets the solver's best
@@ -504,12 +534,23 @@ class Rounds:
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> bool:
         """Post a finished match's final standings with Rematch, once (the claim)."""
+        tell = await self.claim_standings(match, rnd, step, driver)
+        return tell if isinstance(tell, bool) else await tell()
+
+    async def claim_standings(
+        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
+    ) -> Tell | bool:
+        """The step ``post_standings``: claimed under the table's lock, posted after."""
         scheduler = self.services.scheduler
         if not await self.repo.claim_standings(
             match.id, STANDINGS_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
         ):
             return False
-        return await scheduler.finish(self._post_standings_once(match))
+
+        async def tell() -> bool:
+            return await scheduler.finish(self._post_standings_once(match))
+
+        return tell
 
     async def _post_standings_once(self, match: MatchRecord) -> bool:
         """Post the standings this process claimed and store them as posted, as one piece

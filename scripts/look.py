@@ -108,6 +108,24 @@ class Recorder:
                 "name": interaction.name,
                 "user": {"id": str(user.id), "username": user.name},
             }
+        elif msg.interaction_meta is not None and msg.interaction_meta.get("type") == 3:
+            # a followup of a button's click (the channel's messages after Start or Next go
+            # through its token): Discord shows it as a reply to the message with the button;
+            # the renderer draws the interaction line, named by the button
+            clicked = next(
+                (
+                    ix
+                    for ix in self.fake.interactions.values()
+                    if str(ix.id) == msg.interaction_meta["id"]
+                ),
+                None,
+            )
+            if clicked is not None:
+                user = clicked.user
+                out["interaction"] = {
+                    "name": clicked.name.removeprefix("click "),
+                    "user": {"id": str(user.id), "username": user.name},
+                }
         return out
 
     def snap(
@@ -118,14 +136,17 @@ class Recorder:
         lang: str,
         viewer: FakeUser,
         ui_lang: str | None = None,
+        more: Sequence[FakeMessage] = (),
     ) -> None:
-        """One snapshot of one message, as ``viewer`` sees it now."""
+        """One snapshot of one message, as ``viewer`` sees it now (``more``: the channel's
+        messages before it, shown above it as the channel reads)."""
         if self.only and not any(part in name for part in self.only):
             return
         interaction = msg if isinstance(msg, InteractionResult) else None
         message = msg.answer if isinstance(msg, InteractionResult) else msg
         assert message is not None, f"{name}: no message"
         chan = message.channel
+        earlier = [self._message(f"{name}.{i}", m, None) for i, m in enumerate(more)]
         snapshot: dict[str, Any] = {
             "name": name,
             "lang": lang,
@@ -134,7 +155,7 @@ class Recorder:
             "now": _iso(time.time()),
             "users": {str(a.id): a.name for a in self.fake.accounts.values()},
             "channels": {str(c.id): c.name for c in self.fake.channels.values() if not c.is_dm},
-            "messages": [self._message(name, message, interaction)],
+            "messages": [*earlier, self._message(name, message, interaction)],
         }
         if ui_lang and ui_lang != lang:
             snapshot["ui_lang"] = ui_lang
@@ -278,11 +299,18 @@ async def english(fake: FakeDiscord, rec: Recorder, db: Path, mp: pytest.MonkeyP
                 rec.snap("dm_locked_review_en", reviewed_dm, lang="en", viewer=alice)
                 refused = await eve.click(showdown, "Next round")
                 rec.snap("refusal_next_en", refused, lang="en", viewer=eve)
+            if number == 2:  # the channel after Start and one Next
+                history = [m for m in chan.history if not m.ephemeral]
+                rec.snap("channel_next_en", showdown, lang="en", viewer=alice, more=history[-5:-1])
             if number < 5:
                 await alice.click(showdown, "Next round")
         final = await fake.wait_for_message(chan, _titled("final standings"), timeout=15)
         rec.snap("showdown_last_en", showdown, lang="en", viewer=alice)
         rec.snap("standings_en", final, lang="en", viewer=alice)
+        # the channel as it reads after the last Next: the status, the showdown and the
+        # standings, each a followup of a click (shown by Discord as a reply to its message)
+        history = [m for m in chan.history if not m.ephemeral]
+        rec.snap("channel_end_en", final, lang="en", viewer=alice, more=history[-4:-1])
 
         board = await alice.slash("capsa leaderboard", channel=chan)
         rec.snap("leaderboard_en", board, lang="en", viewer=alice)

@@ -65,7 +65,7 @@ async def spawn_bot_process(
             env={
                 "DATABASE_PATH": str(db),
                 "GUILD_READY_TIMEOUT": "0.1",
-                "LOG_LEVEL": "WARNING",
+                "LOG_LEVEL": os.environ.get("CAPSA_TEST_BOT_LOG", "WARNING"),
                 **(env or {}),
             },
             cwd=str(ROOT),
