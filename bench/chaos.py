@@ -26,9 +26,11 @@ What happens:
   (``CAPSA_PG_PORT=<free> CAPSA_PG_DIR=/tmp/capsa-chaos-pg bash scripts/postgres``; the
   machine's server is never restarted) and stops it for ``--outage`` s once, halfway.
 * SQLite (``--disk-full``, on by default): the database lives in a small tmpfs mounted for
-  the run (root only); halfway a filler file takes every free byte for ``--outage`` s, so
-  the database cannot grow (SQLite: "database or disk is full"). Where no tmpfs can be
-  mounted, this part is skipped with a message.
+  the run (root only); halfway its write-ahead log is checkpointed and truncated and a
+  filler file takes every free byte for ``--outage`` s, so no write fits (SQLite:
+  "database or disk is full"). Where no tmpfs can be mounted, this part is skipped with a
+  message (a read-only bind mount is no way out: Linux refuses to make one read-only while
+  the bot has its files open for writing).
 * After ``--minutes``, the kills stop, every table plays its match to its end (at most
   ``--drain`` s; what is left then is cancelled), and the bots stop.
 
@@ -46,7 +48,10 @@ The checks (each failure is a violation; the run exits 1 if there is any):
   is ready on SQLite, 15 s after the death on PostgreSQL with another process alive (with
   none: the later of that and 5 s after the restarted one is ready), 15 s after the
   PostgreSQL server is back, 5 s after the SQLite disk has room again; ``--margin`` s are
-  allowed on top for a loaded machine. A step never done is a violation;
+  allowed on top for a loaded machine. A disruption excuses only a step still pending and
+  not late yet when it began (a DM stuck in a live process is late though a kill later
+  frees it). A step never done is a violation, and so is one a cancelled match left
+  undone past its target (a builder DM that never came, among them);
 * every interaction acknowledged within 3 s, unless the process its shard goes to was dead
   at some moment of those 3 s; no answer is the bot's "Something went wrong" (a database
   outage is answered with its own "try again").
@@ -61,6 +66,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import random
 import shutil
@@ -115,6 +121,9 @@ PG_TARGET = 15.0  # a due step after the death, another process alive (PostgreSQ
 STYLES = ("quick", "slow", "absent", "double")
 STYLE_WEIGHTS = (0.5, 0.2, 0.1, 0.2)
 ERROR_TEXT = t("ans.error", "en")
+TRY_AGAIN = (t("ans.db_down", "en"), t("ans.restarting", "en"))  # an outage, a restart
+ROUND_OVER = t("hand.round_over", "en")
+SHOWN_SECONDS = 15.0  # a pick, a Submit, Next: what a person waits to see it before again
 PRIVATE_PG_DIR = "/tmp/capsa-chaos-pg"  # (--pg-dir)
 
 
@@ -179,6 +188,7 @@ class Cluster:
         self.postgres = postgres
         self.disruptions: list[Disruption] = []
         self.kills: Counter[str] = Counter()
+        self.terms: list[tuple[float, float | None]] = []  # SIGTERM: gateway closed, exited
         self.locks = {slot.index: asyncio.Lock() for slot in slots}  # a slot killed at a time
 
     async def start(self, slot: Slot, timeout: float = 90.0) -> float:
@@ -233,17 +243,21 @@ class Cluster:
             else:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(proc.pid, sig)
-                # it serves until its gateway connection closes (its posts under way done),
-                # then takes seconds more to tear down, deaf to Discord: dead from then on
+                # Dead to Discord from the signal on: it lets its posts under way land, but
+                # discord.py closes its HTTP session at once (a click then finds "Session is
+                # closed", unanswered), while its gateway connection may stay open for seconds
+                # (the fake's then still hands it clicks). Started again once it is gone.
                 stopped = asyncio.create_task(proc.wait())
                 while self._serving(slot) and not stopped.done():
                     await asyncio.sleep(0.02)
-                died = time.time()
+                closed = time.time()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stopped, 20)
+                exited = time.time() if stopped.done() else None
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 await proc.wait()
+                self.terms.append((closed - died, None if exited is None else exited - died))
             slot.spans[-1][1] = died
             self.kills[sig.name] += 1
             ready = await self.start(slot)
@@ -349,6 +363,8 @@ class DiskFull:
         self.size_mb = size_mb
         self.mounted = False
         self.why_not = ""
+        self.left = -1  # bytes free once filled (0: full)
+        self.wal_emptied = False
 
     def mount(self) -> bool:
         self.where.mkdir(parents=True, exist_ok=True)
@@ -371,24 +387,54 @@ class DiskFull:
             subprocess.run(["umount", "-l", str(self.where)], capture_output=True)
             self.mounted = False
 
+    def fill(self, filler: Path) -> int:
+        """Write ``filler`` until the file system has no byte left; returns the bytes free
+        then (0). Unbuffered: a buffered file keeps the part of a block that did not fit and
+        raises ENOSPC again when it is closed (the bench's own crash, seed 11 among others)."""
+        block = b"\0" * 65536
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            while True:
+                try:
+                    os.write(fd, block)  # a short write fills the last pages; the next fails
+                except OSError as exc:
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    break
+        finally:
+            os.close(fd)
+        free = os.statvfs(self.where)
+        return free.f_bavail * free.f_frsize
+
+    @staticmethod
+    def empty_wal(db: Path) -> bool:
+        """Checkpoint the database and truncate its write-ahead log, so that the next write
+        needs a new byte on the disk: a full disk leaves SQLite the room its log already
+        has, and writes that fit there would go through (earlier runs filled the disk
+        without the bot ever meeting it). Whether it was truncated (not busy)."""
+        conn = sqlite3.connect(db, timeout=5)
+        try:
+            for _ in range(50):
+                busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    return True
+                time.sleep(0.02)
+            return False
+        finally:
+            conn.close()
+
     async def outage(self, cluster: Cluster, seconds: float) -> None:
         filler = self.where / "filler"
         event = Disruption("disk full", time.time())
         cluster.disruptions.append(event)
-
-        def fill() -> None:
-            with filler.open("wb") as sink:
-                block = b"\0" * 65536
-                with contextlib.suppress(OSError):
-                    while True:
-                        sink.write(block)
-                        sink.flush()
-
-        await asyncio.to_thread(fill)
-        await asyncio.sleep(seconds)
-        filler.unlink()
-        event.end = time.time()
-        event.target = event.end + SQLITE_TARGET
+        try:
+            self.wal_emptied = await asyncio.to_thread(self.empty_wal, cluster.db)
+            self.left = await asyncio.to_thread(self.fill, filler)
+            await asyncio.sleep(seconds)
+        finally:
+            filler.unlink(missing_ok=True)
+            event.end = time.time()
+            event.target = event.end + SQLITE_TARGET
 
 
 # --- the people -----------------------------------------------------------------------------
@@ -401,6 +447,8 @@ class Notes:
     problems: list[str] = field(default_factory=list)
     matches_started: int = 0
     stale_clicks: int = 0
+    # each pick or Submit: how long until the DM showed it
+    shown_after: list[float] = field(default_factory=list)
 
 
 class Table:
@@ -426,6 +474,10 @@ class Table:
         self.rng = rng
         self.styles = styles
         self.floor = 0  # messages of this channel before the current match
+        self.dm_floor: dict[FakeUser, int] = {}  # each person's DMs before it
+        self.began = 0.0  # the run's start (wall time): its times are told from it
+        # whether the process serving the people's DMs lived all through [start, end]
+        self.dm_alive: Callable[[float, float], bool] = lambda start, end: True
 
     def problem(self, text: str) -> None:
         clicks = [
@@ -488,6 +540,7 @@ class Table:
     async def match(self) -> None:
         host, guest = self.host, self.guest
         self.floor = max((m.id for m in self.chan.history), default=0)
+        self.dm_floor = {u: max((m.id for m in u.dm.history), default=0) for u in (host, guest)}
         opened = await self.answered(
             lambda: host.slash(
                 "capsa new",
@@ -535,7 +588,7 @@ class Table:
         await self.wait_for(is_standings, 60)
 
     async def play(self, user: FakeUser, style: str, number: int) -> None:
-        floor = max((m.id for m in user.dm.history), default=0)
+        floor = self.dm_floor[user]  # (the match's: its DM may come before this starts)
         dm = await self.fake.wait_for_message(user.dm, is_builder_of(number, floor), COUNTDOWN + 90)
         if style == "absent":
             return
@@ -543,21 +596,92 @@ class Table:
             await asyncio.sleep(self.rng.uniform(3, 20))
         back, middle = person_rows(dm, self.rng.randrange(1 << 30))
         for select, cards in (("Back (5)", back), ("Middle (5)", middle)):
-            if "Submit" not in dm.button_labels():
-                return  # the countdown ran out meanwhile
-            await self.answered(lambda s=select, c=cards: user.select(dm, s, c, wait=False))
+            # as a person: the next pick once the DM shows this one (the draft lives in the
+            # message's custom_ids: a click on the message before it is redrawn drops it)
+            if not await self.settle(
+                user,
+                dm,
+                f"{select} in round {number}",
+                lambda s=select, c=cards: user.select(dm, s, c, wait=False),
+            ):
+                return
         if "Submit" not in dm.button_labels():
-            return
+            return  # the countdown ran out meanwhile
         submit_id = dm.find_component("Submit", (2,))["custom_id"]
         if style == "double":
             await asyncio.gather(
                 user.click(dm, "Submit", wait=False), user.click(dm, "Submit", wait=False)
             )
             await asyncio.sleep(1)
-        if "Submit" in dm.button_labels():
-            await self.answered(lambda: user.click(dm, "Submit", wait=False))
+        await self.settle(
+            user,
+            dm,
+            f"Submit in round {number}",
+            lambda: user.click(dm, "Submit", wait=False),
+            locks=True,
+        )
         if style == "double":
             await self.stale(user, dm, submit_id)  # the locked DM's Submit
+
+    async def settle(
+        self,
+        user: FakeUser,
+        dm: FakeMessage,
+        what: str,
+        make: Callable[[], Awaitable[InteractionResult]],
+        *,
+        locks: bool = False,
+        tries: int = 6,
+    ) -> bool:
+        """Make a builder interaction until the DM shows it took (edited; ``locks``: locked,
+        Submit gone), as a person who waits to see each pick: again when nothing showed
+        within ``SHOWN_SECONDS`` (its process died before the edit: else that is a problem,
+        a stall of a live bot) or the answer was "try again" (an outage, a restart); "the
+        round is over" ends it (the countdown ran out), any other answer is a problem.
+        False: the DM was locked first (the countdown ran out), or it never took."""
+        began = time.time()
+        for _ in range(tries):
+            if "Submit" not in dm.button_labels():
+                return locks  # locked: by this Submit before it, or by the countdown
+            before = dm.edits
+            clicked = time.time()
+            ix = await make()
+
+            def took(before: int = before) -> bool:
+                if locks:
+                    return "Submit" not in dm.button_labels()
+                return dm.edits > before
+
+            with contextlib.suppress(FakeTimeout):
+                await eventually(
+                    lambda ix=ix, took=took, at=clicked: (
+                        took()
+                        or ix.followups
+                        or ix.expired
+                        or (not ix.answered and time.time() > at + ACK_SECONDS + 1)
+                    ),
+                    timeout=SHOWN_SECONDS,
+                    interval=0.05,
+                )
+            if took():
+                self.notes.shown_after.append(time.time() - began)
+                return True
+            answer = ix.followups[0].text() if ix.followups else ""
+            if ROUND_OVER in answer:
+                return False  # the countdown ran out while the picks were made again
+            if answer and not any(text in answer for text in TRY_AGAIN):
+                self.problem(f"{user.name}'s {what} was answered {answer[:100]!r}")
+                return False
+            if not answer and self.dm_alive(clicked, time.time()):
+                self.problem(
+                    f"{user.name}'s {what} at +{clicked - self.began:.1f} s"
+                    f" {'acknowledged' if ix.answered else 'not acknowledged'} by a live"
+                    f" process, and not shown within {SHOWN_SECONDS:g} s"
+                )
+            await asyncio.sleep(1 + self.rng.random())
+        if "Submit" in dm.button_labels():
+            self.problem(f"{user.name}'s {what} never took ({tries} tries)")
+        return False
 
     async def next_round(
         self, showdown: FakeMessage, previous: FakeMessage | None, style: str
@@ -580,9 +704,33 @@ class Table:
             await asyncio.gather(press(), press())
             if previous is not None and previous.edits >= 0:
                 await self.stale(self.host, previous, self.previous_next or next_id)
-        else:  # (a try not acknowledged, and the button gone since: the round started)
-            with contextlib.suppress(LookupError):
-                await self.answered(lambda: self.host.click(showdown, "Next round", wait=False))
+        # as a person: pressed again while the button stays (a process that died before
+        # it took the press: the button goes once the press is stored), or "try again"
+        wait = style == "double"  # (pressed twice already)
+        for _ in range(8):
+            if wait:
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(
+                        lambda: "Next round" not in showdown.button_labels(),
+                        timeout=SHOWN_SECONDS,
+                        interval=0.05,
+                    )
+            wait = True
+            if "Next round" not in showdown.button_labels():
+                break
+            with contextlib.suppress(LookupError):  # (gone just now: the round started)
+                ix = await self.host.click(showdown, "Next round", wait=False)
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(lambda ix=ix: ix.answered or ix.expired, ACK_SECONDS + 1)
+                if not ix.answered:  # its process is dead: again soon
+                    await asyncio.sleep(1 + self.rng.random())
+                    wait = False
+                    continue
+                with contextlib.suppress(FakeTimeout):
+                    await eventually(lambda ix=ix: ix.followups or ix.expired, timeout=2)
+                answer = ix.followups[0].text() if ix.followups else ""
+                if answer and not any(text in answer for text in TRY_AGAIN):
+                    break  # (refused: the round has started, or is being dealt)
         self.previous_next = next_id
 
     previous_next: str | None = None
@@ -593,11 +741,14 @@ class Table:
 
 @dataclass
 class Step:
-    """A step of a table: when it was due and when it happened (wall time; None: never)."""
+    """A step of a table: when it was due and when it happened (wall time; None: never).
+    ``cut``: when it stopped being needed (its match cancelled): a step not done by then
+    is judged as if done then, late only if its target had passed."""
 
     where: str
     due: float
     done: float | None
+    cut: float | None = None
 
 
 @dataclass
@@ -614,10 +765,36 @@ class Report:
     interactions: int = 0
     excused: int = 0
     ack_p99: float = 0.0
+    shown_after: list[float] = field(default_factory=list)
+    terms: list[tuple[float, float | None]] = field(default_factory=list)
     stale_clicks: int = 0
+    people_hands: Counter[str] = field(default_factory=Counter)  # set by them, by the countdown
     violations: list[str] = field(default_factory=list)
     log_errors: int = 0
     began: float = 0.0  # the kills' start (wall time): the run's times are told from it
+
+    def term_times(self) -> str:
+        """How long a SIGTERM'd process kept its gateway connection, and took to exit."""
+        if not self.terms:
+            return "-"
+        gateway = sorted(g for g, _ in self.terms)
+        exits = sorted(e for _, e in self.terms if e is not None)
+        killed = sum(1 for _, e in self.terms if e is None)
+        out = (
+            f"gateway closed after p50 {gateway[len(gateway) // 2]:.1f} s, max {gateway[-1]:.1f} s"
+        )
+        if exits:
+            out += f"; exited after p50 {exits[len(exits) // 2]:.1f} s, max {exits[-1]:.1f} s"
+        return out + (f"; {killed} SIGKILLed after 20 s" if killed else "")
+
+    def shown(self) -> str:
+        """How long the people's picks and Submits took to show in their DMs (from the
+        first click; tries again included)."""
+        if not self.shown_after:
+            return "-"
+        times = sorted(self.shown_after)
+        p50, p99 = (times[min(len(times) - 1, int(q * len(times)))] for q in (0.5, 0.99))
+        return f"{len(times)}: p50 {p50:.2f} s, p99 {p99:.2f} s, longest {times[-1]:.1f} s"
 
     def table(self) -> str:
         kills = ", ".join(f"{k} {v}" for k, v in sorted(self.kills.items())) or "0"
@@ -626,7 +803,13 @@ class Report:
             ("duration", f"{self.minutes:.1f} min of kills"),
             ("matches", f"{sum(self.matches.values())} ({dict(self.matches)})"),
             ("rounds scored", str(self.rounds)),
+            (
+                "people's hands",
+                f"{self.people_hands['submitted']} submitted, {self.people_hands['auto']} set by"
+                f" the countdown, {self.people_hands['open']} not set",
+            ),
             ("kills", f"{sum(self.kills.values())} ({kills})"),
+            ("after a SIGTERM", self.term_times()),
             ("takeovers", str(self.takeovers)),
             ("outages", "; ".join(self.outages) or "-"),
             ("longest stall", f"{self.longest_stall[0]:.1f} s at {self.longest_stall[1]}"),
@@ -639,6 +822,7 @@ class Report:
                 f"{self.interactions} ({self.excused} to a dead process; ack p99"
                 f" {self.ack_p99 * 1000:.0f} ms; {self.stale_clicks} stale clicks)",
             ),
+            ("picks and Submits shown", self.shown()),
             ("bot log ERROR lines", str(self.log_errors)),
             ("violations", str(len(self.violations))),
         ]
@@ -766,6 +950,7 @@ def check(
         chan = fake.channels[match["channel_id"]]
         posted = [m for m in chan.history if low < m.id < high and not m.ephemeral]
         rounds = sorted(rounds_of[mid], key=lambda r: r["number"])
+        cut = match["finished_at"] if status == "cancelled" else None
         if status in ("lobby", "playing", "finished"):
             bad(f"{where}: still {status} at the end")
         if status == "ended" and len(rounds) != match["rounds_total"]:
@@ -779,8 +964,8 @@ def check(
             steps.append(
                 Step(f"{where} deal round 1", match["started_at"], rounds[0]["created_at"])
             )
-        elif match["started_at"] and status != "cancelled":
-            steps.append(Step(f"{where} deal round 1", match["started_at"], None))
+        elif match["started_at"]:
+            steps.append(Step(f"{where} deal round 1", match["started_at"], None, cut))
         for i, rnd in enumerate(rounds):
             here = f"{where} round {rnd['number']}"
             hands = hands_of[rnd["id"]]
@@ -801,6 +986,8 @@ def check(
                 user_id = humans.get((mid, hand["seat"]))
                 if user_id is None:
                     continue
+                set_by = "auto" if hand["auto"] else "submitted" if hand["submitted_at"] else "open"
+                report.people_hands[set_by] += 1
                 dms = fake.dm_channels.get(user_id)
                 tag = f"round {rnd['number']}/{ROUNDS}"
                 sent = [
@@ -813,18 +1000,20 @@ def check(
                 if len(sent) > 1:
                     times = ", ".join(at(m.created_at) for m in sent)
                     bad(f"{here}: {len(sent)} DMs dealt to seat {hand['seat']}: {times}")
-                if hand["dm_message_id"] is None and rnd["status"] != "dealing":
-                    if status != "cancelled":
-                        bad(f"{here}: seat {hand['seat']} never got its DM")
-                    continue
-                if hand["dm_message_id"] in fake.messages:
-                    steps.append(
-                        Step(
-                            f"{here} DM seat {hand['seat']}",
-                            rnd["created_at"],
-                            fake.messages[hand["dm_message_id"]].created_at,
-                        )
-                    )
+                # the DM's step: dealt when the round was, came when Discord has it (a
+                # DM that never came is a step never done, however the round ended)
+                dm_step = f"{here} DM seat {hand['seat']}"
+                if hand["dm_message_id"] is None:
+                    if hand["submitted_at"] and not hand["auto"]:
+                        continue  # played without it (the channel's builder)
+                    if status != "cancelled" and rnd["status"] != "dealing":
+                        bad(f"{dm_step}: never came (round {rnd['status']}, match {status})")
+                    steps.append(Step(dm_step, rnd["created_at"], None, cut))
+                elif hand["dm_message_id"] not in fake.messages:
+                    bad(f"{dm_step}: stored as message {hand['dm_message_id']}, not Discord's")
+                else:
+                    came = fake.messages[hand["dm_message_id"]].created_at
+                    steps.append(Step(dm_step, rnd["created_at"], came))
             # the close: at the deadline, or once the last hand is in
             submitted = [h["submitted_at"] for h in hands if not h["auto"]]
             if (
@@ -835,8 +1024,7 @@ def check(
                 close_due = min(rnd["deadline"], max(submitted))
             else:
                 close_due = rnd["deadline"]
-            if scored or status != "cancelled":
-                steps.append(Step(f"{here} close", close_due, rnd["scored_at"]))
+            steps.append(Step(f"{here} close", close_due, rnd["scored_at"], cut))
             # the showdown, once; its numbers the engine's
             title = showdown_title(rnd["number"])
             shown = [m for m in posted if title in m.text()]
@@ -844,11 +1032,13 @@ def check(
                 if len(shown) != 1:
                     times = ", ".join(at(m.created_at) for m in shown)
                     bad(f"{here}: the showdown posted {len(shown)} times: {times}")
+            if scored:
                 steps.append(
                     Step(
                         f"{here} showdown",
-                        rnd["scored_at"] or float("inf"),
+                        rnd["scored_at"],
                         shown[0].created_at if shown else None,
+                        cut,
                     )
                 )
             if shown:
@@ -862,14 +1052,19 @@ def check(
                 if stored is not None and points != stored:
                     bad(f"{here}: the showdown says {points}, the stored hands score {stored}")
             # the next deal: after the pause, or at Next
-            if shown and rnd["scored_at"] and i + 1 < len(rounds):
+            more = i + 1 < len(rounds) or (cut is not None and rnd["number"] < ROUNDS)
+            if shown and rnd["scored_at"] and more:
                 due = rnd["scored_at"] + NEXT_ROUND_SECONDS
                 for ix in fake.interactions_by_message.get(shown[0].id, []):
-                    # a Next that took (its answer not a private refusal or "try again")
-                    if ix.name == "click Next round" and ix.answered and not ix.ephemeral:
+                    # a Next on this showdown that took (its answer not a private refusal
+                    # or "try again"; not the Next of the round before, whose token the
+                    # showdown was posted through)
+                    on_it = ix.source is not None and ix.source.id == shown[0].id
+                    if ix.name == "click Next round" and on_it and ix.answered and not ix.ephemeral:
                         due = min(due, ix.created_at + offset)
                 due = max(due, shown[0].created_at)
-                steps.append(Step(f"{here} next deal", due, rounds[i + 1]["created_at"]))
+                dealt = rounds[i + 1]["created_at"] if i + 1 < len(rounds) else None
+                steps.append(Step(f"{here} next deal", due, dealt, cut))
             elif shown and status == "ended" and rnd["number"] == match["rounds_total"]:
                 standings = [m for m in posted if is_standings(m)]
                 steps.append(
@@ -909,15 +1104,39 @@ def stored_result(
 def judge_steps(
     steps: list[Step], cluster: Cluster, args: argparse.Namespace, report: Report
 ) -> None:
-    """Every step within ``--normal`` s of being due, or within a disruption's target."""
+    """Every step within ``--normal`` s of being due, or within a disruption's target: a
+    disruption excuses a step that was still pending, and not late yet, when it began
+    (the step's allowance then runs to the disruption's target, and a disruption beginning
+    before that target extends it again); one beginning after the step was already late
+    excuses nothing (a step stuck in a live process is late, even if a kill later frees
+    it). A step of a cancelled match not done by then is judged at the cancellation."""
     end = time.time()
+    events = sorted(cluster.disruptions, key=lambda e: e.start)
     for step in steps:
-        done = step.done if step.done is not None else end
+        if step.done is not None:
+            done = step.done
+        elif step.cut is not None:
+            done = step.cut
+        else:
+            done = end
+        if done < step.due and step.done is None:
+            continue  # cancelled before it was due
         allowed = step.due + args.normal
-        for event in cluster.disruptions:
-            if event.start <= done and event.target >= step.due:
-                allowed = max(allowed, event.target)
-                if step.done is not None and event.start >= step.due - 1:
+        excusing: list[Disruption] = []
+        grown = True
+        while grown:
+            grown = False
+            for event in events:
+                if event.start > min(allowed, done) or any(event is e for e in excusing):
+                    continue
+                if event.target >= step.due:
+                    excusing.append(event)
+                    if event.target > allowed:
+                        allowed = event.target
+                        grown = True
+        if step.done is not None:
+            for event in excusing:
+                if event.start >= step.due - 1:
                     event.took_over += 1
         stall = done - step.due
         if stall > report.longest_stall[0]:
@@ -925,7 +1144,7 @@ def judge_steps(
         late = done - allowed
         if late > report.longest_after_target[0] - args.normal:
             report.longest_after_target = (late + args.normal, step.where)
-        if step.done is None:
+        if step.done is None and step.cut is None:
             report.violations.append(f"{step.where}: never done (due {stall:.0f} s before the end)")
         elif late > args.margin:
             near = [
@@ -933,8 +1152,9 @@ def judge_steps(
                 for e in cluster.disruptions
                 if step.due - 15 <= e.start <= done
             ]
+            how = "done" if step.done is not None else "not done when its match was cancelled"
             report.violations.append(
-                f"{step.where}: due at +{step.due - report.began:.1f} s, done {stall:.1f} s"
+                f"{step.where}: due at +{step.due - report.began:.1f} s, {how} {stall:.1f} s"
                 f" later, {late:.1f} s after its target ({', '.join(near) or 'no disruption'})"
             )
     report.takeovers = sum(e.took_over for e in cluster.disruptions)
@@ -1067,7 +1287,7 @@ async def play(
                 tables.append(
                     Table(i, fake, chan, host, guest, notes, random.Random(rng.random()), styles)
                 )
-            base = {"COACH": "off", "SOLVER_WORKERS": "1", "LOG_LEVEL": "WARNING"}
+            base = {"COACH": "off", "SOLVER_WORKERS": "1", "LOG_LEVEL": args.log_level}
             if pg_url is not None:
                 base["DATABASE_URL"] = pg_url
             slots = [
@@ -1085,6 +1305,10 @@ async def play(
                     await cluster.start(slot)
                 await asyncio.sleep(1.0)
                 began = report.began = time.time()
+                dm_slot = slots[0]  # DMs come to shard 0's process
+                for table in tables:
+                    table.began = began
+                    table.dm_alive = lambda a, b: not dm_slot.dead_within(a, b)
                 until = began + args.minutes * 60
                 players = [asyncio.create_task(t.run(until, args.drain)) for t in tables]
                 chaos = [asyncio.create_task(kill_loop(cluster, args, until))]
@@ -1102,21 +1326,71 @@ async def play(
             finally:
                 await cluster.stop_all()
             report.kills = cluster.kills
+            report.terms = cluster.terms
             report.stale_clicks = notes.stale_clicks
+            report.shown_after = notes.shown_after
+            logs = [s.log.read_text(errors="replace") if s.log.exists() else "" for s in slots]
             for event in cluster.disruptions:
-                if not event.kind.startswith("SIG"):
-                    report.outages.append(
-                        f"{event.kind} {event.end - event.start:.1f} s"
-                        f" at +{event.start - began:.0f} s"
+                if event.kind.startswith("SIG"):
+                    continue
+                how = ""
+                if event.kind == "disk full" and disk is not None:
+                    met = sum(  # a write refused; a start refused (it exits, is started again)
+                        text.count("database or disk is full") + text.count("(disk I/O error)")
+                        for text in logs
                     )
+                    wal = "its log emptied" if disk.wal_emptied else "its log busy, not emptied"
+                    how = (
+                        f" (a {disk.size_mb} MB tmpfs, {disk.left} bytes left, {wal};"
+                        f" the bot met the full disk {met} times)"
+                    )
+                report.outages.append(
+                    f"{event.kind} {event.end - event.start:.1f} s"
+                    f" at +{event.start - began:.0f} s{how}"
+                )
             records = await Records.from_postgres(pg_url) if pg_url else Records.from_sqlite(db)
             check(fake, records, cluster, channel_guild, n, offset, args, report)
             report.violations[:0] = notes.problems
-            for slot in slots:
-                text = slot.log.read_text(errors="replace") if slot.log.exists() else ""
-                report.log_errors += text.count(" ERROR ")
+            report.log_errors += sum(text.count(" ERROR ") for text in logs)
             if args.keep:
                 print(f"logs: {', '.join(str(s.log) for s in slots)}", file=sys.stderr)
+                transcript(fake, cluster, began, offset, workdir / "transcript.txt")
+
+
+def transcript(
+    fake: FakeDiscord, cluster: Cluster, began: float, offset: float, path: Path
+) -> None:
+    """What happened, in order (``--keep``): the disruptions, every message posted (its
+    channel, first line, buttons, edits) and every interaction (who, what, when
+    acknowledged, the answer), times from the kills' start."""
+    lines: list[tuple[float, str]] = []
+    for e in cluster.disruptions:
+        back = f"back +{e.end - began:.1f}, target +{e.target - began:.1f}"
+        lines.append((e.start, f"*** {e.kind} ({back})"))
+    acked: dict[int, float] = {}
+    for req in fake.requests:
+        parts = req.path.split("/")
+        if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
+            acked.setdefault(int(parts[2]), req.at)
+    for chan in [*fake.channels.values(), *fake.dm_channels.values()]:
+        name = getattr(chan, "name", None) or f"dm{chan.id}"
+        for m in chan.history:
+            first = m.text().split("\n")[0][:70]
+            lines.append(
+                (m.created_at, f"msg {m.id} #{name} {first!r} {m.button_labels()} edits={m.edits}")
+            )
+    for ix in fake.interactions.values():
+        at = acked.get(ix.id)
+        ack = f"ack +{at - began:.1f}" if at is not None else "no ack"
+        source = ix.source.id if ix.source is not None else "-"
+        lines.append(
+            (
+                ix.created_at + offset,
+                f"ix {ix.name!r} by {ix.user.name} on {source}: {ack}; {ix.text()[:60]!r}",
+            )
+        )
+    lines.sort(key=lambda x: x[0])
+    path.write_text("\n".join(f"+{at - began:8.2f} {text}" for at, text in lines) + "\n")
 
 
 async def outage(
@@ -1166,6 +1440,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--margin", type=float, default=3.0, help="s on top of every target")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--keep", action="store_true", help="keep the logs and the database")
+    parser.add_argument("--log-level", default="WARNING", help="the bots' LOG_LEVEL")
     return parser.parse_args(argv)
 
 

@@ -612,11 +612,15 @@ class Rounds:
         if current is None or current.number != number or not current.scored:
             raise Refusal(RefusalCode.NEXT_WAIT)
         await self.services.tokens.keep(interaction)  # the next round speaks through it
+        # Stored before the button goes (a request that may wait on Discord): a process
+        # dying meanwhile leaves the deal to the next one at once, or the button to press.
+        step = Next(Step.DEAL, time.time(), number=number + 1)
+        await self.services.scheduler.ask(match_id, self.flow.clock(step))
         lang = await language_for(self.repo, match)  # the showdown's buttons: the table's
         await interaction.edit_original_response(
             **showdown_buttons(match_id, number, current.id, lang).edit_kwargs()
         )
-        await self.flow.ask(match_id, Next(Step.DEAL, time.time(), number=number + 1))
+        await self.flow.advance(match_id, Driver.NEXT, now=step)
 
     async def _drop_next_button(self, match: MatchRecord, shown: RoundRecord) -> None:
         """The pause after a showdown ran out: its Next button goes."""

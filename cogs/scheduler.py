@@ -43,6 +43,7 @@ from capsa.timings import (
     PROCESS_HEARTBEAT_SECONDS,
     RETRY_SECONDS,
 )
+from data.common import is_database_outage
 
 if TYPE_CHECKING:
     from data.repository import Repository, TimerRecord
@@ -228,8 +229,11 @@ class Scheduler:
                 wait = await self.repo.next_timer_in()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not read the timers; trying again")
+            except Exception as exc:
+                if is_database_outage(exc):  # one line: the outage is the news, not the stack
+                    log.warning("the database is out of reach (%s); trying again", exc)
+                else:
+                    log.exception("could not read the timers; trying again")
                 self._contact(False)
                 wait = None
             timeout = min(self.poll, PROCESS_HEARTBEAT_SECONDS)

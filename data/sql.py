@@ -290,6 +290,17 @@ def claimable(db: Tx) -> str:
 
 _ACTIVE = _in(ACTIVE_STATUSES)
 _SHOWDOWN_DUE = "status = 'scored' AND showdown_message_id IS NULL"  # a showdown to post
+# SQL over ``processes``: the process still holds a timer or a claim. Its row is kept so
+# long: a claim whose owner has no row is no known dead one's and waits out its lease (a
+# process that stopped with a showdown claimed, its row forgotten at the next start, left
+# the showdown to nobody: the table's watchdog let go, the claim being "another's").
+_HOLDS = (
+    "(EXISTS (SELECT 1 FROM timers t WHERE t.lease_owner = processes.owner)"
+    " OR EXISTS (SELECT 1 FROM rounds r WHERE r.status = 'scored'"
+    " AND r.showdown_message_id IS NULL AND r.showdown_claim_owner = processes.owner)"
+    " OR EXISTS (SELECT 1 FROM matches m WHERE m.status = 'finished'"
+    " AND m.standings_claim_owner = processes.owner))"
+)
 _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
 _DEALT = _in(DEALT_STATUSES)
@@ -1527,8 +1538,9 @@ class SqlRepository(ABC):
     @writes(Kind.PROCESS)
     async def start_process(self, owner: str, shards: str) -> None:
         async def tx(db: Tx) -> None:
-            await db.run(  # long dead: forgotten
-                f"DELETE FROM processes WHERE seen_at < {db.LATER}", -PROCESSES_KEPT_SECONDS
+            await db.run(  # long dead (one that stopped: at once), holding nothing: forgotten
+                f"DELETE FROM processes WHERE seen_at < {db.LATER} AND NOT {_HOLDS}",
+                -PROCESSES_KEPT_SECONDS,
             )
             if self.one_process:  # every other process of this database is dead
                 await db.run(

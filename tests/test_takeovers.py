@@ -260,6 +260,70 @@ async def test_next_pressed_survives_the_process_that_took_it(fake_bot, repo) ->
     assert time.time() - pressed < 8 < tables.flow.pause
 
 
+async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, repo) -> None:
+    """Next is acknowledged, and the process dies while it takes the button off the
+    showdown (a request that may wait on Discord): the press was stored before, so the
+    next round is dealt at once, not when the 30 s pause runs out. (The chaos run: next
+    deals 30 s late, each after a Next acknowledged under a second before a kill; the
+    button had gone, so nobody could press it again.)"""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    await tables.flow.advance(match.id, Driver.CLICK)  # the showdown out, the pause's clock set
+    assert (await repo.get_round(rnd.id)).status == "shown"
+    ix = make_ix(fake_bot, ALICE)
+    ix.edit_original_response = AsyncMock(side_effect=asyncio.CancelledError)  # dies there
+    with contextlib.suppress(asyncio.CancelledError):
+        await tables.rounds.next_pressed(ix, match.id, 1)
+    pressed = time.time()
+
+    async def dealt() -> bool:
+        current = await repo.current_round(match.id)
+        return current is not None and current.number == 2
+
+    await until(dealt, timeout=8, what="round 2 dealt")
+    assert time.time() - pressed < 8 < tables.flow.pause
+
+
+# --- a process that stopped holding a claim ------------------------------------------------
+
+
+async def test_a_claim_of_a_process_that_stopped_is_free_after_any_start(fake_bot, repo) -> None:
+    """A process claimed a showdown and stopped (SIGTERM) before it posted it or let the
+    claim go; the next process starts. The stopped process's row used to be forgotten at
+    that start (it had stopped "long ago"), and its claim, then nobody known dead's, waited
+    out its 60 s lease, while the watchdog that came for the showdown let go, taking the
+    claim for a live process's: the chaos run's showdown never posted. Its row stays while
+    it holds anything, so the claim (and a timer it held) are free at once."""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    await repo.start_process("stopper", "")
+    assert await repo.claim_showdown(rnd.id, 60, owner="stopper")
+    assert await repo.set_timer(match.id, "clock", 0, 600, holder="stopper", lease=600)
+    await repo.stop_process("stopper")
+    await repo.start_process("next", "")
+    assert await repo.claim_showdown(rnd.id, 60, owner="next")
+    assert [t.kind for t in await repo.claim_timers("next", 60)] == ["clock"]
+
+
+async def test_postgres_a_timer_of_a_process_that_stopped_is_free_after_any_start(
+    pg_url,
+) -> None:
+    """The same on PostgreSQL, where the next process is not the only one: a stopped
+    process's row used to go at any process's start, and what it held with it."""
+    repo = await open_repository(database_url=pg_url)
+    stopper, starter = (f"{who}-{secrets.token_hex(4)}" for who in ("stopper", "starter"))
+    try:
+        match, _ = await playing_round(repo)
+        await repo.start_process(stopper, "")
+        assert await repo.set_timer(match.id, "clock", 0, 600, holder=stopper, lease=600)
+        await repo.stop_process(stopper)
+        await repo.start_process(starter, "")
+        assert [t.kind for t in await repo.claim_timers(starter, 60)] == ["clock"]
+    finally:
+        await repo.stop_process(starter)
+        await repo.close()
+
+
 # --- a timer set again while it runs -------------------------------------------------------
 
 
