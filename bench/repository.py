@@ -21,8 +21,11 @@ in WAL mode with synchronous=FULL, all tables at once:
     together (data/sqlite_batch.py).
 Part 2, whole rounds through each repository (data/sqlite.py plain, data/sqlite_batch.py,
 data/postgres.py): per table, deal a round, read it, three submits, read it, score it, read
-the totals. PostgreSQL runs on a database the benchmark creates and drops (server: --postgres,
-default $CAPSA_TEST_DATABASE_URL or the machine's own on 127.0.0.1:5432).
+the totals. Beside the rounds a second, the CPU time of the bench's process a round (all its
+threads; what load on a shared machine moves least) and, for SQLite, the statements a round
+(counted in a run of their own: counting slows what it counts). PostgreSQL runs on a
+database the benchmark creates and drops (server: --postgres, default
+$CAPSA_TEST_DATABASE_URL or the machine's own on 127.0.0.1:5432).
 
 ``--work-ms`` spends that much CPU on the event loop after each transaction of a table (what
 a bot does between two: Discord events, embeds), so the loop is busy as it is under load.
@@ -361,28 +364,55 @@ async def play(repo: Repository, table: int, rounds: int, work_ms: float, lat: d
         lat["round"].append(time.perf_counter() - t0)
 
 
-async def run_repository(
-    name: str, opener: Callable[[], Awaitable[Repository]], tables: int, rounds: int, work_ms: float
-) -> None:
+async def count_statements(
+    opener: Callable[[], Awaitable[Repository]], tables: int, rounds: int
+) -> float:
+    """A SQLite repository's statements a round (a figure load cannot move), counted in a
+    run of its own: the counting (a Python call from SQLite for each statement) would slow
+    the timed run."""
     repo = await opener()
-    lat: dict[str, list[float]] = {"round": [], "submit_hand": [], "score_round": []}
-    statements = [0]  # SQLite: every statement its connection runs (a figure noise can't move)
-    conn = getattr(repo, "_conn", None)
-    if isinstance(conn, SqliteConnection):
+    statements = [0]
+    try:
+        conn = getattr(repo, "_conn", None)
+        assert isinstance(conn, SqliteConnection)
 
         def counted(_sql: str) -> None:
             statements[0] += 1
 
         await conn.run(lambda db: db.set_trace_callback(counted))
+        lat: dict[str, list[float]] = {"round": [], "submit_hand": [], "score_round": []}
+        await asyncio.gather(*(play(repo, t, rounds, 0.0, lat) for t in range(tables)))
+        return statements[0] / len(lat["round"])
+    finally:
+        await repo.close()
+
+
+async def run_repository(
+    name: str,
+    opener: Callable[[], Awaitable[Repository]],
+    tables: int,
+    rounds: int,
+    work_ms: float,
+    *,
+    sqlite: bool = False,
+) -> None:
+    repo = await opener()
+    lat: dict[str, list[float]] = {"round": [], "submit_hand": [], "score_round": []}
     try:
+        cpu = time.process_time()
         start = time.perf_counter()
         await asyncio.gather(*(play(repo, t, rounds, work_ms, lat) for t in range(tables)))
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
     finally:
         await repo.close()
     print(line(name, len(lat["round"]), seconds, lat["round"], "rounds"))
-    if statements[0]:
-        print(f"{'':<4}{'SQL statements a round':<34} {statements[0] / len(lat['round']):>7.1f}")
+    # CPU time of this process (every thread) a round: what load moves least (with
+    # --work-ms 0; PostgreSQL's server is another process, not counted)
+    print(f"{'':<4}{'CPU a round (this process)':<34} {cpu / len(lat['round']) * 1000:>7.3f} ms")
+    if sqlite:
+        per_round = await count_statements(opener, tables, rounds)
+        print(f"{'':<4}{'SQL statements a round':<34} {per_round:>7.1f}")
     for call in ("submit_hand", "score_round"):
         print(
             f"{'':<4}{call:<34} p50 {statistics.median(lat[call]) * 1000:>7.1f} ms"
@@ -399,8 +429,11 @@ async def part2(tables: int, rounds: int, work_ms: float, folder: Path, pg: str 
     async def batched() -> Repository:
         return await BatchedSqliteRepository.open(folder / f"batch-{secrets.token_hex(3)}.sqlite3")
 
-    await run_repository("SQLite, a transaction at a time", plain, tables, rounds, work_ms)
-    await run_repository("SQLite, group commit + cache", batched, tables, rounds, work_ms)
+    for name, opener in (
+        ("SQLite, a transaction at a time", plain),
+        ("SQLite, group commit + cache", batched),
+    ):
+        await run_repository(name, opener, tables, rounds, work_ms, sqlite=True)
     if pg is None:
         return
     name = f"capsa_bench_{secrets.token_hex(4)}"

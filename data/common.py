@@ -32,9 +32,10 @@ from .repository import (
 
 
 class Row(Protocol):
-    """A stored row read by column name (``sqlite3.Row``, ``asyncpg.Record``)."""
+    """A stored row read by column name, position or slice (``sqlite3.Row``,
+    ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: str | int, /) -> Any: ...
+    def __getitem__(self, key: str | int | slice, /) -> Any: ...
 
 
 P = TypeVar("P")
@@ -189,63 +190,161 @@ def from_json(text: str | None) -> Any:
 # ---------------------------------------------------------------------- records from rows
 
 
-def seat_record(r: Row) -> SeatRecord:
-    """A ``match_seats`` row, its language read as ``seat_language`` (a match's row has a
-    ``language`` too)."""
+# The columns each record is built from, in the order its builder reads them: the loaders
+# (data/sql.py) select exactly these, a record's parts first, so a builder unpacks a row by
+# position. (By name, sqlite3.Row compares the name with each column's in turn: in a row of
+# thirty columns that cost more than building the record.) A builder fails at once on a row
+# of another width.
+SEAT_COLUMNS = ("seat", "user_id", "name", "is_bot", "level", "place", "language")
+MATCH_COLUMNS = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "host_id",
+    "preset",
+    "options",
+    "rounds_total",
+    "countdown",
+    "bot_level",
+    "timeout_action",
+    "seats_count",
+    "status",
+    "lobby_message_id",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "lobby_expires_at",
+    "language",
+    "standings_message_id",
+)
+HAND_COLUMNS = (
+    "seat",
+    "cards",
+    "back",
+    "middle",
+    "front",
+    "declare",
+    "fouled",
+    "auto",
+    "submitted_at",
+    "points",
+    "dm_channel_id",
+    "dm_message_id",
+    "dm_refused",
+    "arranged",
+    "surrendered",
+)
+ROUND_COLUMNS = (
+    "id",
+    "match_id",
+    "number",
+    "seed",
+    "deadline",
+    "status",
+    "status_message_id",
+    "showdown_message_id",
+    "result",
+    "created_at",
+    "scored_at",
+)
+
+
+def seat_record(v: Sequence[Any]) -> SeatRecord:
+    """A ``match_seats`` row's ``SEAT_COLUMNS``."""
+    seat, user_id, name, is_bot, level, place, language = v
     return SeatRecord(
-        seat=r["seat"],
-        user_id=r["user_id"],
-        name=r["name"],
-        is_bot=bool(r["is_bot"]),
-        level=r["level"],
-        place=r["place"],
-        language=r["seat_language"],
+        seat=seat,
+        user_id=user_id,
+        name=name,
+        is_bot=bool(is_bot),
+        level=level,
+        place=place,
+        language=language,
     )
 
 
-def match_record(r: Row, seats: Sequence[SeatRecord], secs: Seconds) -> MatchRecord:
-    """A ``matches`` row with its seats (in seat order)."""
+def match_record(v: Sequence[Any], seats: Sequence[SeatRecord], secs: Seconds) -> MatchRecord:
+    """A ``matches`` row's ``MATCH_COLUMNS`` with its seats (in seat order)."""
+    (
+        id_,
+        guild_id,
+        channel_id,
+        host_id,
+        preset,
+        options,
+        rounds_total,
+        countdown,
+        bot_level,
+        timeout_action,
+        seats_count,
+        status,
+        lobby_message_id,
+        created_at,
+        started_at,
+        finished_at,
+        lobby_expires_at,
+        language,
+        standings_message_id,
+    ) = v
     return MatchRecord(
-        id=r["id"],
-        guild_id=r["guild_id"],
-        channel_id=r["channel_id"],
-        host_id=r["host_id"],
-        preset=r["preset"],
-        options=from_json(r["options"]) or {},
-        rounds_total=r["rounds_total"],
-        countdown=r["countdown"],
-        bot_level=r["bot_level"],
-        timeout_action=r["timeout_action"],
-        seats_count=r["seats_count"],
-        status=MatchStatus(r["status"]),
-        lobby_message_id=r["lobby_message_id"],
-        created_at=secs(r["created_at"]) or 0.0,
-        started_at=secs(r["started_at"]),
-        finished_at=secs(r["finished_at"]),
-        lobby_expires_at=secs(r["lobby_expires_at"]),
+        id=id_,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        preset=preset,
+        options=from_json(options) or {},
+        rounds_total=rounds_total,
+        countdown=countdown,
+        bot_level=bot_level,
+        timeout_action=timeout_action,
+        seats_count=seats_count,
+        status=MatchStatus(status),
+        lobby_message_id=lobby_message_id,
+        created_at=secs(created_at) or 0.0,
+        started_at=secs(started_at),
+        finished_at=secs(finished_at),
+        lobby_expires_at=secs(lobby_expires_at),
         seats=tuple(seats),
-        language=r["language"],
-        standings_message_id=r["standings_message_id"],
+        language=language,
+        standings_message_id=standings_message_id,
     )
 
 
-def hand_record(r: Row, secs: Seconds) -> HandRecord:
+def hand_record(v: Sequence[Any], secs: Seconds) -> HandRecord:
+    """A ``hands`` row's ``HAND_COLUMNS``."""
+    (
+        seat,
+        cards,
+        back,
+        middle,
+        front,
+        declare,
+        fouled,
+        auto,
+        submitted_at,
+        points,
+        dm_channel_id,
+        dm_message_id,
+        dm_refused,
+        arranged,
+        surrendered,
+    ) = v
     return HandRecord(
-        seat=r["seat"],
-        cards=cards_tuple(r["cards"]) or (),
-        back=cards_tuple(r["back"]),
-        middle=cards_tuple(r["middle"]),
-        front=cards_tuple(r["front"]),
-        declare=r["declare"],
-        fouled=bool(r["fouled"]),
-        auto=bool(r["auto"]),
-        submitted_at=secs(r["submitted_at"]),
-        points=r["points"],
-        dm_channel_id=r["dm_channel_id"],
-        dm_message_id=r["dm_message_id"],
-        dm_refused=bool(r["dm_refused"]),
-        arranged=bool(r["arranged"]),
-        surrendered=bool(r["surrendered"]),
+        seat=seat,
+        cards=cards_tuple(cards) or (),
+        back=cards_tuple(back),
+        middle=cards_tuple(middle),
+        front=cards_tuple(front),
+        declare=declare,
+        fouled=bool(fouled),
+        auto=bool(auto),
+        submitted_at=secs(submitted_at),
+        points=points,
+        dm_channel_id=dm_channel_id,
+        dm_message_id=dm_message_id,
+        dm_refused=bool(dm_refused),
+        arranged=bool(arranged),
+        surrendered=bool(surrendered),
     )
 
 
@@ -272,44 +371,67 @@ def timer_record(r: Row) -> TimerRecord:
     )
 
 
-def round_record(r: Row, hands: Sequence[HandRecord], secs: Seconds) -> RoundRecord:
-    """A ``rounds`` row with its hands (in seat order)."""
+def round_record(v: Sequence[Any], hands: Sequence[HandRecord], secs: Seconds) -> RoundRecord:
+    """A ``rounds`` row's ``ROUND_COLUMNS`` with its hands (in seat order)."""
+    (
+        id_,
+        match_id,
+        number,
+        seed,
+        deadline,
+        status,
+        status_message_id,
+        showdown_message_id,
+        result,
+        created_at,
+        scored_at,
+    ) = v
     return RoundRecord(
-        id=r["id"],
-        match_id=r["match_id"],
-        number=r["number"],
-        seed=int(r["seed"]),
-        deadline=secs(r["deadline"]) or 0.0,
-        status=RoundStatus(r["status"]),
-        status_message_id=r["status_message_id"],
-        showdown_message_id=r["showdown_message_id"],
-        result=from_json(r["result"]),
-        created_at=secs(r["created_at"]) or 0.0,
-        scored_at=secs(r["scored_at"]),
+        id=id_,
+        match_id=match_id,
+        number=number,
+        seed=int(seed),
+        deadline=secs(deadline) or 0.0,
+        status=RoundStatus(status),
+        status_message_id=status_message_id,
+        showdown_message_id=showdown_message_id,
+        result=from_json(result),
+        created_at=secs(created_at) or 0.0,
+        scored_at=secs(scored_at),
         hands=tuple(hands),
     )
 
 
-def _grouped(rows: Sequence[Row], part: Callable[[Row], P]) -> list[tuple[Row, list[P]]]:
-    """Rows of a record and one of its parts each (a record without parts: one row, NULL
-    ``seat``), grouped by the record's ``id`` in the order they come."""
-    groups: dict[int, tuple[Row, list[P]]] = {}
+def _grouped(
+    rows: Sequence[Row], width: int, part: Callable[[Sequence[Any]], P]
+) -> list[tuple[Sequence[Any], list[P]]]:
+    """Rows of a part's ``width`` columns (its first one NULL for a record without parts)
+    then its record's (the record's id first), grouped by the record in the order they come:
+    each record's columns and its parts."""
+    groups: dict[int, tuple[Sequence[Any], list[P]]] = {}
     for r in rows:
-        _, parts = groups.setdefault(r["id"], (r, []))
-        if r["seat"] is not None:
-            parts.append(part(r))
+        group = groups.get(r[width])
+        if group is None:
+            group = groups[r[width]] = (r[width:], [])
+        if r[0] is not None:
+            group[1].append(part(r[:width]))
     return list(groups.values())
 
 
 def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
-    """Matches from rows of a match and one of its seats each, in seat order."""
-    return [match_record(r, seats, secs) for r, seats in _grouped(rows, seat_record)]
+    """Matches from rows of one of a match's seats' ``SEAT_COLUMNS`` then the match's
+    ``MATCH_COLUMNS``, in seat order."""
+    width = len(SEAT_COLUMNS)
+    return [match_record(m, seats, secs) for m, seats in _grouped(rows, width, seat_record)]
 
 
 def rounds_from_rows(rows: Sequence[Row], secs: Seconds) -> list[RoundRecord]:
-    """Rounds from rows of a round and one of its hands each, in seat order."""
+    """Rounds from rows of one of a round's hands' ``HAND_COLUMNS`` then the round's
+    ``ROUND_COLUMNS``, in seat order."""
+    width = len(HAND_COLUMNS)
     return [
-        round_record(r, hands, secs) for r, hands in _grouped(rows, lambda h: hand_record(h, secs))
+        round_record(r, hands, secs)
+        for r, hands in _grouped(rows, width, lambda h: hand_record(h, secs))
     ]
 
 

@@ -31,7 +31,11 @@ from capsa.rating import Placing, RatedPlayer, Rating, rate_match
 from capsa.timings import PROCESS_DEAD_SECONDS, PROCESSES_KEPT_SECONDS, TIMER_WAKE_SECONDS
 
 from .common import (
+    HAND_COLUMNS,
     LEADER_ORDER,
+    MATCH_COLUMNS,
+    ROUND_COLUMNS,
+    SEAT_COLUMNS,
     Row,
     cards_text,
     cards_tuple,
@@ -210,6 +214,10 @@ class Tx(ABC):
         row = await self.one(sql, *args)
         return None if row is None else row[0]
 
+    async def insert(self, sql: str, *args: Any) -> int:
+        """An ``INSERT`` of one row into a table keyed by ``id``; the new row's id."""
+        return int(await self.value(f"{sql} RETURNING id", *args))
+
     @abstractmethod
     async def lock_user(self, user_id: int) -> None:
         """Hold the person until the transaction ends (one table at a time)."""
@@ -247,6 +255,10 @@ class Tx(ABC):
 def _in(statuses: tuple[str, ...]) -> str:
     """``IN ('a', 'b')``: written out, not bound, so the partial indexes can be used."""
     return "IN ({})".format(", ".join(f"'{status}'" for status in statuses))
+
+
+def _columns(table: str, names: tuple[str, ...]) -> str:
+    return ", ".join(f"{table}.{name}" for name in names)
 
 
 def _marks(n: int) -> str:
@@ -305,18 +317,16 @@ _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
 _DEALT = _in(DEALT_STATUSES)
 
-# A match and its seats, one row per seat (one row with NULL seat columns if it has none).
-# The seat's columns come first: SQLite finds a column by name from the first one on.
+# A match and its seats, one row per seat (one row with NULL seat columns if it has none),
+# and a round and its hands likewise: the part's columns, then the record's, as the builders
+# (data/common.py) read them.
 _MATCH_ROWS = (
-    "SELECT s.seat, s.user_id, s.name, s.is_bot, s.level, s.place,"
-    " s.language AS seat_language, m.*"
+    f"SELECT {_columns('s', SEAT_COLUMNS)}, {_columns('m', MATCH_COLUMNS)}"
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
 )
-# A round and its hands, one row per hand (the hand's columns first).
 _ROUND_ROWS = (
-    "SELECT h.seat, h.cards, h.back, h.middle, h.front, h.declare, h.fouled, h.auto,"
-    " h.submitted_at, h.points, h.dm_channel_id, h.dm_message_id, h.dm_refused, h.arranged,"
-    " h.surrendered, r.* FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
+    f"SELECT {_columns('h', HAND_COLUMNS)}, {_columns('r', ROUND_COLUMNS)}"
+    " FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
 )
 _ACTIVE_MATCH_OF_USER = (
     "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
@@ -529,11 +539,11 @@ class SqlRepository(ABC):
                 raise TableExists(f"channel {channel_id} already has table #{existing}")
             await self._seated(db, host_id)
             try:
-                match_id = await db.value(
+                match_id = await db.insert(
                     "INSERT INTO matches (guild_id, channel_id, host_id, preset, options,"
                     " rounds_total, countdown, bot_level, timeout_action, seats_count, language,"
                     " status, created_at, lobby_expires_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
                     guild_id,
                     channel_id,
                     host_id,
@@ -864,9 +874,9 @@ class SqlRepository(ABC):
                 unknown = sorted(set(hands) - await self._seats(db, match_id))
                 if unknown:
                     raise ValueError(f"table #{match_id} has no seat(s) {unknown}")
-                round_id = await db.value(
+                round_id = await db.insert(
                     "INSERT INTO rounds (match_id, number, seed, deadline, status, created_at)"
-                    f" VALUES (?, ?, ?, ?, '{RoundStatus.DEALING}', ?) RETURNING id",
+                    f" VALUES (?, ?, ?, ?, '{RoundStatus.DEALING}', ?)",
                     match_id,
                     number,
                     str(int(seed)),

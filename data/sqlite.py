@@ -71,6 +71,13 @@ class SqliteTx(Tx):
     async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._db.executemany(sql, rows)
 
+    async def insert(self, sql: str, *args: Any) -> int:
+        """The new rowid, without ``RETURNING`` (which SQLite runs through two temporary
+        tables)."""
+        rowid = self._db.execute(sql, args).lastrowid
+        assert rowid is not None
+        return rowid
+
     async def lock_user(self, user_id: int) -> None:
         """Nothing to hold: SQLite writes one transaction at a time."""
 

@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+# A bool parameter is bound as the integer it is, as any int. (Without an adapter of its own
+# sqlite3 looks for one on each bool it binds, raising and clearing an AttributeError on the
+# way: it cost a tenth of a round's database time. data/sql.py binds bools, which PostgreSQL's
+# BOOLEAN columns need.)
+sqlite3.register_adapter(bool, int)
+
+
 def _connect(path: str) -> sqlite3.Connection:
     """On the connection's thread: open ``path`` in WAL mode with foreign keys on.
 
