@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 TOKEN_SECONDS = 15 * 60.0  # Discord: an interaction token works this long after it is made
 TOKEN_MARGIN_SECONDS = 60.0  # not used in its last minute (a long upload, a clock apart)
+FIND_OWN_LIMIT = 25  # the last messages looked through for a post that landed unstored
 
 
 class ChannelTokens:
@@ -126,6 +127,25 @@ class TableChannel:
 
     def get_partial_message(self, message_id: int) -> TableMessage:
         return TableMessage(self, message_id)
+
+    async def find_own(self, custom_id: str, limit: int = FIND_OWN_LIMIT) -> int | None:
+        """The id of the bot's message with a component ``custom_id`` among the channel's
+        last ``limit`` (a bot-token read, made only when a post taken over from a dead
+        process may have landed); None if there is none or the channel cannot be read."""
+        me = self.tokens.client.user
+        if me is None:
+            return None
+        try:
+            async for message in self._bot().history(limit=limit):
+                if message.author.id == me.id and any(
+                    getattr(item, "custom_id", None) == custom_id
+                    for row in message.components
+                    for item in getattr(row, "children", ())
+                ):
+                    return message.id
+        except discord.HTTPException as err:
+            log.warning("channel %s: could not read its last messages (%s)", self.id, err.status)
+        return None
 
 
 class TableMessage:

@@ -28,6 +28,7 @@ from capsa.timings import (
     STANDINGS_CLAIM_SECONDS,
     STATUS_EDIT_SECONDS,
 )
+from cogs import components as c
 from cogs.components import Refusal, RefusalCode
 from cogs.delivery import DM_CLOSED, attempt, send_to
 from cogs.flow import Driver, Tell
@@ -54,6 +55,7 @@ from cogs.table_base import (
 from cogs.worker_pool import Priority
 from data.common import is_database_outage
 from data.repository import (
+    Claimed,
     HandsIn,
     MatchRecord,
     MatchStatus,
@@ -405,14 +407,17 @@ class Rounds:
         """The step ``show``: the showdown claimed under the table's lock (False: another
         process has it), posted and stored as posted after the lock is let go."""
         scheduler = self.services.scheduler
-        if rnd is None or not await self.repo.claim_showdown(
+        if rnd is None:
+            return False
+        claimed = await self.repo.claim_showdown(
             rnd.id, SHOWDOWN_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
-        ):
+        )
+        if not claimed:
             return False
         scored = rnd
 
         async def tell() -> bool:
-            if not await scheduler.finish(self._post_showdown_once(match, scored)):
+            if not await scheduler.finish(self._post_showdown_once(match, scored, claimed)):
                 return False
             self.coach.after_showdown(match, scored)  # reviews wait for the showdown
             await self.refresh_status(match, scored)
@@ -443,14 +448,18 @@ class Rounds:
                 rnd.id, hand.seat, back, middle, front, None, fouled=foul, auto=True
             )
 
-    async def _post_showdown_once(self, match: MatchRecord, rnd: RoundRecord) -> bool:
+    async def _post_showdown_once(
+        self, match: MatchRecord, rnd: RoundRecord, claimed: Claimed
+    ) -> bool:
         """Post the showdown this process claimed and store it as posted, as one piece
         (``Scheduler.finish``: a process stopping lets it end). False if the claim was taken
         over before the post (this process was taken for dead): the other one posts it."""
         owner = self.services.scheduler.owner
         release = partial(self.repo.release_showdown, rnd.id, owner=owner)
         try:
-            message_id = await self._post_showdown(match, rnd)
+            message_id = await self._landed(match, c.ReviewClick(rnd.id), claimed)
+            if message_id is None:
+                message_id = await self._post_showdown(match, rnd)
         except TakenOver:
             log.warning("table %s: another process took round %s's showdown over", match.id, rnd.id)
             return False
@@ -542,24 +551,41 @@ class Rounds:
     ) -> Tell | bool:
         """The step ``post_standings``: claimed under the table's lock, posted after."""
         scheduler = self.services.scheduler
-        if not await self.repo.claim_standings(
+        claimed = await self.repo.claim_standings(
             match.id, STANDINGS_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging
-        ):
+        )
+        if not claimed:
             return False
 
         async def tell() -> bool:
-            return await scheduler.finish(self._post_standings_once(match))
+            return await scheduler.finish(self._post_standings_once(match, claimed))
 
         return tell
 
-    async def _post_standings_once(self, match: MatchRecord) -> bool:
+    async def _landed(
+        self, match: MatchRecord, click: c.ReviewClick | c.RematchClick, claimed: Claimed
+    ) -> int | None:
+        """A post taken over from a process that died may have landed before that process
+        could store it (channel posts go as interaction followups, which take no nonce): the
+        id of the bot's message in the table's channel with ``click``'s button, if there is
+        one; None after a fresh claim."""
+        if claimed != Claimed.AFTER_ANOTHER:
+            return None
+        found = await self.services.channel(match.channel_id).find_own(click.custom_id)
+        if found is not None:
+            log.info("table %s: the post of a process that died had landed: kept", match.id)
+        return found
+
+    async def _post_standings_once(self, match: MatchRecord, claimed: Claimed) -> bool:
         """Post the standings this process claimed and store them as posted, as one piece
         (as a showdown is)."""
         release = partial(
             self.repo.release_standings, match.id, owner=self.services.scheduler.owner
         )
         try:
-            message_id = await self._post_standings(match)
+            message_id = await self._landed(match, c.RematchClick(match.id), claimed)
+            if message_id is None:
+                message_id = await self._post_standings(match)
         except TakenOver:
             log.warning("table %s: another process took the standings over", match.id)
             return False

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from capsa.cards import CapsaError, DeckStyle
@@ -161,6 +161,15 @@ class GuildSettings:
 
 
 GUILD_SETTING_FIELDS: tuple[str, ...] = tuple(SERVER_SETTINGS)
+
+
+class Claimed(IntEnum):
+    """What ``claim_showdown`` / ``claim_standings`` got: false when nothing."""
+
+    NO = 0  # another process holds it, or it is posted
+    FRESH = 1  # nobody had tried to post it
+    AFTER_ANOTHER = 2  # taken from a process that died or ran out of time: its post may
+    # have landed without being stored, so look for it before posting again
 
 
 class HandsIn(StrEnum):
@@ -554,11 +563,11 @@ class Repository(Protocol):
 
     async def claim_standings(
         self, match_id: int, lease: float, *, owner: str, judging: bool = True
-    ) -> bool:
+    ) -> Claimed:
         """The right to post a FINISHED match's final standings for the process ``owner``,
-        for ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time
-        (in any process); a dead process's claim is taken over at once. ``judging``: as
-        ``claim_timers``'."""
+        for ``lease`` seconds (renewed by its ``heartbeat``): true for one caller at a time
+        (in any process); a dead process's claim is taken over at once (``AFTER_ANOTHER``).
+        ``judging``: as ``claim_timers``'."""
         ...
 
     async def holds_standings(self, match_id: int, *, owner: str) -> bool:
@@ -860,11 +869,11 @@ class Repository(Protocol):
 
     async def claim_showdown(
         self, round_id: int, lease: float, *, owner: str, judging: bool = True
-    ) -> bool:
+    ) -> Claimed:
         """The right to post a scored round's showdown for the process ``owner``, for
-        ``lease`` seconds (renewed by its ``heartbeat``): True for one caller at a time (in
+        ``lease`` seconds (renewed by its ``heartbeat``): true for one caller at a time (in
         any process) while the showdown is not posted; a dead process's claim is taken over
-        at once. ``judging``: as ``claim_timers``'."""
+        at once (``AFTER_ANOTHER``). ``judging``: as ``claim_timers``'."""
         ...
 
     async def holds_showdown(self, round_id: int, *, owner: str) -> bool:

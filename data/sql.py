@@ -66,6 +66,7 @@ from .repository import (
     SCORED_STATUSES,
     UNFINISHED_STATUSES,
     AlreadySeated,
+    Claimed,
     DailyHand,
     DailyPlay,
     GuildSettings,
@@ -745,15 +746,17 @@ class SqlRepository(ABC):
         lease: float,
         where: str,
         judging: bool,
-    ) -> bool:
+    ) -> Claimed:
         """Hold ``table``'s row ``key`` for ``owner`` (``post``: the claim's columns,
         ``{post}_claim_until`` and ``{post}_claim_owner``) if ``where`` holds and nobody else
         holds it: no claim, one whose time ran out, or one of a dead process (``judging``:
-        as ``dead_args``). Renewed by the owner's ``heartbeat``. True if this caller got it."""
+        as ``dead_args``). Renewed by the owner's ``heartbeat``. Whether this caller got it,
+        and whether from another holder (whose post may have landed unstored)."""
         until, holder = f"{post}_claim_until", f"{post}_claim_owner"
 
-        async def tx(db: Tx) -> bool:
-            return 1 == await db.run(
+        async def tx(db: Tx) -> Claimed:
+            before = await db.value(f"SELECT {holder} FROM {table} WHERE id = ?{db.LOCK}", key)
+            got = await db.run(
                 f"UPDATE {table} SET {until} = {db.LATER}, {holder} = ? WHERE id = ? AND {where}"
                 f" AND ({until} IS NULL OR {until} < {db.NOW} OR {_dead(db, f'{table}.{holder}')})",
                 float(lease),
@@ -761,6 +764,9 @@ class SqlRepository(ABC):
                 key,
                 *dead_args(db, judging),
             )
+            if got != 1:
+                return Claimed.NO
+            return Claimed.FRESH if before is None else Claimed.AFTER_ANOTHER
 
         return await self._tx(tx)
 
@@ -791,7 +797,7 @@ class SqlRepository(ABC):
     @writes(Kind.CLAIM)
     async def claim_standings(
         self, match_id: int, lease: float, *, owner: str, judging: bool = True
-    ) -> bool:
+    ) -> Claimed:
         return await self._claim(
             "matches", "standings", match_id, owner, lease, "status = 'finished'", judging
         )
@@ -1189,7 +1195,7 @@ class SqlRepository(ABC):
     @writes(Kind.CLAIM)
     async def claim_showdown(
         self, round_id: int, lease: float, *, owner: str, judging: bool = True
-    ) -> bool:
+    ) -> Claimed:
         return await self._claim(
             "rounds", "showdown", round_id, owner, lease, _SHOWDOWN_DUE, judging
         )

@@ -71,7 +71,7 @@ async def fake_bot(repo, executor):
 PG_DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_TABLES = (
     "guild_settings, players, matches, match_seats, rounds, hands, round_scores, hand_reviews,"
-    " timers, preferences, dm_channels, channel_tokens, message_tokens,"
+    " timers, processes, preferences, dm_channels, channel_tokens, message_tokens,"
     " rating_guilds, rating_queue, rated_matches, ratings, rating_changes,"
     " daily_hands, daily_plays"
 )

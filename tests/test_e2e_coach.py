@@ -12,6 +12,7 @@ import pytest
 
 from capsa.cards import parse_cards
 from capsa.coach import Origin, review_hand
+from capsa.i18n import number
 from capsa.presets import get_preset
 from capsa.showdown import signed
 from capsa.solver import arrange
@@ -61,7 +62,7 @@ async def test_review_my_hand_in_the_channel_and_the_dm_across_a_restart(fake_di
         if expected.is_best:
             assert "You chose the best setting" in text
         else:
-            assert f"cost {expected.loss:.2f} points" in text
+            assert f"cost {number(expected.loss, 'en', digits=2)} points" in text
         assert mine.attachments  # the two settings side by side
 
         # Bob's review, from the button the coach puts on his DM of that round

@@ -247,6 +247,30 @@ async def test_scored_killed_while_the_showdown_post_is_in_flight(fake_discord, 
         assert bot.sql("SELECT count(*), sum(points) FROM round_scores") == [(2, 0.0)]
 
 
+async def test_scored_killed_once_the_showdown_landed_unstored(fake_discord, tmp_path):
+    """Killed after the showdown's post reached Discord but before its answer came back
+    (posted, not stored as posted; channel posts go as interaction followups, which take no
+    nonce): the next process finds the bot's message with this round's Review button in
+    the channel and stores it, and posts no second showdown."""
+    fake = fake_discord
+    chan, (alice,) = warung(fake, "alice")
+    async with running(fake, tmp_path) as bot:
+        dm = await started(bot, chan, alice)
+        post = fake.faults.stall(channel_posts(fake, chan), STALL, method="POST", landed=True)
+        await play_builder(alice, dm)
+        await eventually(lambda: post.held == 1, timeout=20, message="the showdown's answer")
+        (landed,) = showdowns(chan, 1)
+        assert bot.sql("SELECT status, showdown_message_id FROM rounds") == [
+            (Phase.SCORED.value, None)
+        ]
+        await bot.restart()
+        await bot.until("SELECT status FROM rounds", [("shown",)], timeout=TARGET + MARGIN)
+        assert bot.sql("SELECT showdown_message_id FROM rounds") == [(landed.id,)]
+        await asyncio.sleep(1)
+        assert len(showdowns(chan, 1)) == 1
+        assert bot.sql("SELECT count(*), sum(points) FROM round_scores") == [(2, 0.0)]
+
+
 async def test_shown_with_rounds_to_go_simulated(fake_discord, tmp_path):
     """Killed during the pause after a showdown, which runs out while no process runs
     (simulated: the round scored and its clock due 40 s ago): round 2 is dealt within the
@@ -299,7 +323,9 @@ async def test_finished_simulated(fake_discord, tmp_path):
             " standings_claim_owner = 'gone:1', standings_claim_until = ?",
             time.time() + 600,
         )
-        before = len([m for m in chan.history if "final standings" in m.text()])
+        posted = [m for m in chan.history if "final standings" in m.text()]
+        fake.delete_message(posted[-1])  # not posted: else the next process finds it there
+        before = len(posted) - 1
         await bot.start()
         standings = await fake.wait_for_message(
             chan,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from data import open_repository
-from data.repository import Repository
+from data.repository import Claimed, Repository
 from tests import test_repository as contract
 from tests.test_repository import T0, play_round, playing_match
 
@@ -94,12 +94,13 @@ async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repos
     assert not await repo.claim_showdown(open_round.id, 5, owner="one")  # not scored yet
     m2 = await playing_match(repo, (200, 201), channel=11)
     round_id = await play_round(repo, m2.id, 1, {0: 1, 1: -1, 2: 0}, scored_at=T0)
-    assert await repo.claim_showdown(round_id, 0.2, owner="one")
-    assert not await repo.claim_showdown(round_id, 5, owner="one")  # held
+    assert await repo.claim_showdown(round_id, 0.2, owner="one") == Claimed.FRESH
+    assert await repo.claim_showdown(round_id, 5, owner="one") == Claimed.NO  # held
     await asyncio.sleep(0.3)
-    assert await repo.claim_showdown(round_id, 5, owner="two")  # the holder died: another may post
+    # the holder died: another may post, after looking for what the dead one's post left
+    assert await repo.claim_showdown(round_id, 5, owner="two") == Claimed.AFTER_ANOTHER
     await repo.release_showdown(round_id, owner="two")  # its post failed: it gives it up
-    assert await repo.claim_showdown(round_id, 5, owner="one")
+    assert await repo.claim_showdown(round_id, 5, owner="one") == Claimed.FRESH
     await repo.set_round_messages(round_id, showdown_message_id=99)
     await asyncio.sleep(0.01)
     assert not await repo.claim_showdown(round_id, 0, owner="one")  # posted

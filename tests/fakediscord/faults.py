@@ -78,6 +78,7 @@ class Stall:
     seconds: float
     remaining: int
     hits: int = 0
+    landed: bool = False  # done first, then its answer held (dropped: never answered)
     held: int = 0
     dropped: bool = False
     released: asyncio.Event = field(default_factory=asyncio.Event)
@@ -166,10 +167,17 @@ class Faults:
         return rule
 
     def stall(
-        self, pattern: Pattern, seconds: float, *, times: int = 1, method: str | None = None
+        self,
+        pattern: Pattern,
+        seconds: float,
+        *,
+        times: int = 1,
+        method: str | None = None,
+        landed: bool = False,
     ) -> Stall:
-        """Hold the next ``times`` matching requests ``seconds`` before answering them."""
-        rule = Stall(pattern, method, seconds, times)
+        """Hold the next ``times`` matching requests ``seconds`` before answering them;
+        ``landed``: done at once, only the answer held (the sender dies before it knows)."""
+        rule = Stall(pattern, method, seconds, times, landed=landed)
         self.stalls.append(rule)
         return rule
 

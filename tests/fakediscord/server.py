@@ -144,7 +144,7 @@ def build_app(fake: FakeDiscord) -> web.Application:
         )
         fake.requests.append(rec)
         stall = fake.faults.take_stall(method, path)
-        if stall is not None:  # in flight for a while (a test kills the bot meanwhile)
+        if stall is not None and not stall.landed:  # in flight (a test kills the bot meanwhile)
             rec.fault = "stall"
             if not await stall.hold():
                 rec.status, rec.response = 500, {"code": 0, "message": "dropped in flight"}
@@ -175,6 +175,10 @@ def build_app(fake: FakeDiscord) -> web.Application:
         except ApiError as exc:
             status, data = exc.status, exc.body()
         rec.status, rec.response = status, data
+        if stall is not None and stall.landed:  # done; its answer is what stays in flight
+            rec.fault = "stall"
+            if not await stall.hold():
+                return json_response(500, {"code": 0, "message": "dropped in flight"})
         return json_response(status, data, verdict.headers)
 
     async def attachment(request: web.Request) -> web.StreamResponse:
