@@ -125,13 +125,6 @@ class TableFlow:
 
         return clock
 
-    async def ask(self, match_id: int, step: Next) -> None:
-        """Do ``step`` now although its time has not come (Next pressed), if it is still the
-        next one. Stored first, as the table's clock due now: should this process die on
-        the way, another does it at once."""
-        await self.scheduler.ask(match_id, self.clock(step))
-        await self.advance(match_id, Driver.NEXT, now=step)
-
     async def next_of(self, match_id: int) -> tuple[MatchRecord, RoundRecord | None, Next | None]:
         """The table as stored, and its next step (None: ended or cancelled)."""
         match = await self.repo.get_match(match_id)

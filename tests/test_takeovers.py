@@ -230,6 +230,18 @@ async def test_stopping_lets_a_showdown_in_flight_land_and_be_stored(fake_bot, r
 # --- Next pressed survives its process -----------------------------------------------------
 
 
+async def round_2_dealt_at_once(repo, match_id: int, *, pause: float) -> None:
+    """Round 2 is dealt within 8 s of now: not when the pause after the showdown runs out."""
+    pressed = time.time()
+
+    async def dealt() -> bool:
+        current = await repo.current_round(match_id)
+        return current is not None and current.number == 2
+
+    await until(dealt, timeout=8, what="round 2 dealt")
+    assert time.time() - pressed < 8 < pause
+
+
 async def test_next_pressed_survives_the_process_that_took_it(fake_bot, repo) -> None:
     """Next is pressed and acknowledged, and the process dies before it deals: the press
     is stored, so the next round is dealt at once, not when the 30 s pause runs out."""
@@ -250,14 +262,7 @@ async def test_next_pressed_survives_the_process_that_took_it(fake_bot, repo) ->
 
     tables.flow.advance = dies_on_next
     await tables.rounds.next_pressed(make_ix(fake_bot, ALICE), match.id, 1)
-    pressed = time.time()
-
-    async def dealt() -> bool:
-        current = await repo.current_round(match.id)
-        return current is not None and current.number == 2
-
-    await until(dealt, timeout=8, what="round 2 dealt")
-    assert time.time() - pressed < 8 < tables.flow.pause
+    await round_2_dealt_at_once(repo, match.id, pause=tables.flow.pause)
 
 
 async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, repo) -> None:
@@ -274,14 +279,7 @@ async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, r
     ix.edit_original_response = AsyncMock(side_effect=asyncio.CancelledError)  # dies there
     with contextlib.suppress(asyncio.CancelledError):
         await tables.rounds.next_pressed(ix, match.id, 1)
-    pressed = time.time()
-
-    async def dealt() -> bool:
-        current = await repo.current_round(match.id)
-        return current is not None and current.number == 2
-
-    await until(dealt, timeout=8, what="round 2 dealt")
-    assert time.time() - pressed < 8 < tables.flow.pause
+    await round_2_dealt_at_once(repo, match.id, pause=tables.flow.pause)
 
 
 # --- a process that stopped holding a claim ------------------------------------------------
