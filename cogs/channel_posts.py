@@ -135,7 +135,8 @@ class TableChannel:
         me = self.tokens.client.user
         if me is None:
             return None
-        try:
+
+        async def look() -> int | None:
             async for message in self._bot().history(limit=limit):
                 if message.author.id == me.id and any(
                     getattr(item, "custom_id", None) == custom_id
@@ -143,9 +144,10 @@ class TableChannel:
                     for item in getattr(row, "children", ())
                 ):
                     return message.id
-        except discord.HTTPException as err:
-            log.warning("channel %s: could not read its last messages (%s)", self.id, err.status)
-        return None
+            return None
+
+        found = await attempt(look(), "channel %s: could not read its last messages", self.id)
+        return found.value
 
 
 class TableMessage:
