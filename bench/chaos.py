@@ -1168,6 +1168,16 @@ def judge_steps(
     report.takeovers = sum(e.took_over for e in cluster.disruptions)
 
 
+def acknowledged(fake: FakeDiscord) -> dict[int, float]:
+    """When each interaction was first answered (its callback reached the fake)."""
+    acked: dict[int, float] = {}
+    for req in fake.requests:
+        parts = req.path.split("/")
+        if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
+            acked.setdefault(int(parts[2]), req.at)
+    return acked
+
+
 def judge_interactions(
     fake: FakeDiscord,
     cluster: Cluster,
@@ -1178,11 +1188,7 @@ def judge_interactions(
 ) -> None:
     """Every interaction acknowledged within 3 s unless its process was dead meanwhile; no
     answer is the bot's "something went wrong"."""
-    acked: dict[int, float] = {}
-    for req in fake.requests:
-        parts = req.path.split("/")
-        if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
-            acked.setdefault(int(parts[2]), req.at)
+    acked = acknowledged(fake)
     delays = []
     for ix in fake.interactions.values():
         report.interactions += 1
@@ -1375,11 +1381,7 @@ def transcript(
     for e in cluster.disruptions:
         back = f"back +{e.end - began:.1f}, target +{e.target - began:.1f}"
         lines.append((e.start, f"*** {e.kind} ({back})"))
-    acked: dict[int, float] = {}
-    for req in fake.requests:
-        parts = req.path.split("/")
-        if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
-            acked.setdefault(int(parts[2]), req.at)
+    acked = acknowledged(fake)
     for chan in [*fake.channels.values(), *fake.dm_channels.values()]:
         name = getattr(chan, "name", None) or f"dm{chan.id}"
         for m in chan.history:

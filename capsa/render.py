@@ -798,6 +798,46 @@ def _showdown_legend(canvas: Image.Image, draw: ImageDraw.ImageDraw, y: int, lan
     _text(draw, (x, y + SD_CHIP / 2), lost, 17, False, fill=TEXT_DIM, anchor="lm")
 
 
+ROW_ORDER = ("front", "middle", "back")  # top to bottom, as every picture shows the rows
+SURRENDER_GREY = (90, 100, 96)
+SPECIAL_INK = (40, 30, 0)
+
+
+@dataclass(frozen=True)
+class _Band:
+    """A band across a hand's rows, saying what became of it; ``dim``: its cards were not
+    played (greyed under it)."""
+
+    label: str
+    fill: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    dim: bool
+
+
+def _band(lang: str, *, surrendered: bool, fouled: bool, special: str | None) -> _Band | None:
+    """Surrendered (grey), fouled (red) or a declared special (gold); None: rows played."""
+    if surrendered:
+        return _Band(t("word.surrender", lang), SURRENDER_GREY, TEXT, dim=True)
+    if fouled:
+        return _Band(t("word.foul", lang), FOUL_RED, TEXT, dim=True)
+    if special:
+        return _Band(special_name(special, lang), GOLD, SPECIAL_INK, dim=False)
+    return None
+
+
+def _draw_band(draw: ImageDraw.ImageDraw, band: _Band, left: int, right: int, mid: float) -> None:
+    draw.rectangle((left, mid - 19, right - 1, mid + 19), fill=band.fill)
+    text = _fit(band.label, 24, True, right - left - 12)
+    _text(draw, ((left + right) / 2, mid), text, 24, fill=band.ink, anchor="mm")
+
+
+def _outline_row(draw: ImageDraw.ImageDraw, cx: float, row_y: float, row_w: float) -> None:
+    """A gold outline around a row of index cards (it won every pair; it is set otherwise)."""
+    draw.rounded_rectangle(
+        (cx - 4, row_y - 3, cx + row_w + 3, row_y + CARD_INDEX[1] + 2), 8, outline=GOLD, width=3
+    )
+
+
 def _row_chip_state(pair: PairResult | None, position: str, me: int) -> str:
     if pair is None:
         return "push"
@@ -846,17 +886,16 @@ def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Pane
     # the rows, front on top, each with its chips against every opponent beside it
     rows_top = y + SD_HEAD_H
     row_by_position = dict(zip(("back", "middle", "front"), player.rows or (), strict=False))
-    dim = player.fouled or player.surrendered
+    band = _band(lang, surrendered=player.surrendered, fouled=player.fouled, special=player.special)
+    dim = band is not None and band.dim
     row_y = rows_top
-    for position in ("front", "middle", "back"):
+    for position in ROW_ORDER:
         states = [_row_chip_state(panel.pair_of.get((p, q)), position, p) for q in opponents]
         size = ROW_SIZES[position]
         row_w = size * cw + (size - 1) * SD_CARD_GAP
         cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
         if states and all(s == "won" for s in states):
-            draw.rounded_rectangle(
-                (cx - 4, row_y - 3, cx + row_w + 3, row_y + ch + 2), 8, outline=GOLD, width=3
-            )
+            _outline_row(draw, cx, row_y, row_w)
         row = row_by_position.get(position)
         for k in range(size):
             sprite = (
@@ -873,20 +912,8 @@ def _showdown_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: _Pane
             _paste(canvas, chip, right - SD_PAD - SD_CHIP, chip_y)
         row_y += ch + SD_ROW_GAP
     rows_bottom = row_y - SD_ROW_GAP
-    # bands across the rows: surrendered (grey), fouled (red) or the declared special (gold)
-    band = None
-    if player.surrendered:
-        band = (t("word.surrender", lang), (90, 100, 96), TEXT)
-    elif player.fouled:
-        band = (t("word.foul", lang), FOUL_RED, TEXT)
-    elif player.special:
-        band = (special_name(player.special, lang), GOLD, (40, 30, 0))
     if band is not None:
-        label, fill, ink = band
-        band_mid = (rows_top + rows_bottom) / 2
-        draw.rectangle((x, band_mid - 19, right - 1, band_mid + 19), fill=fill)
-        text = _fit(label, 24, True, SD_PANEL_W - 12)
-        _text(draw, (x + SD_PANEL_W / 2, band_mid), text, 24, fill=ink, anchor="mm")
+        _draw_band(draw, band, x, right, (rows_top + rows_bottom) / 2)
     if player.special:
         draw.rounded_rectangle(
             (x, rows_top - 4, right - 1, rows_bottom + 3), 9, outline=GOLD, width=3
@@ -930,18 +957,12 @@ def render_review(review: Review, lang: str = "en", deck: DeckStyle = DeckStyle.
     height = MARGIN + panel_h + legend_h + MARGIN
     canvas = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(canvas)
-    yours_band = None
-    if review.surrendered:
-        yours_band = (t("word.surrender", lang), (90, 100, 96), TEXT)
-    elif review.declared is not None:
-        yours_band = (special_name(review.declared, lang), GOLD, (40, 30, 0))
-    elif review.fouled:
-        yours_band = (t("word.foul", lang), FOUL_RED, TEXT)
-    best_band = None
-    if review.best_surrender:
-        best_band = (t("word.surrender", lang), (90, 100, 96), TEXT)
-    elif review.best_declare is not None:
-        best_band = (special_name(review.best_declare, lang), GOLD, (40, 30, 0))
+    yours_band = _band(
+        lang, surrendered=review.surrendered, fouled=review.fouled, special=review.declared
+    )
+    best_band = _band(
+        lang, surrendered=review.best_surrender, fouled=False, special=review.best_declare
+    )
     panels = (
         (text.yours_title, played, yours_band, frozenset[str]()),
         (text.best_title, review.best, best_band, frozenset(differs)),
@@ -952,13 +973,7 @@ def render_review(review: Review, lang: str = "en", deck: DeckStyle = DeckStyle.
         for position in outlined:
             row_y = MARGIN + REV_HEAD_H + ROW_ORDER.index(position) * (CARD_INDEX[1] + SD_ROW_GAP)
             row_w = ROW_SIZES[position] * CARD_INDEX[0] + (ROW_SIZES[position] - 1) * SD_CARD_GAP
-            cx = x + SD_PAD + (SD_CARDS_W - row_w) / 2
-            draw.rounded_rectangle(
-                (cx - 4, row_y - 3, cx + row_w + 3, row_y + CARD_INDEX[1] + 2),
-                8,
-                outline=GOLD,
-                width=3,
-            )
+            _outline_row(draw, x + SD_PAD + (SD_CARDS_W - row_w) / 2, row_y, row_w)
     if differs:
         y = MARGIN + panel_h + 10
         draw.rounded_rectangle((MARGIN, y, MARGIN + 30, y + 20), 6, outline=GOLD, width=3)
@@ -974,9 +989,6 @@ def render_review(review: Review, lang: str = "en", deck: DeckStyle = DeckStyle.
     return _jpeg(canvas)
 
 
-ROW_ORDER = ("front", "middle", "back")  # top to bottom, as every picture shows the rows
-
-
 def _review_panel(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -984,7 +996,7 @@ def _review_panel(
     rows: tuple[Sequence[Card], Sequence[Card], Sequence[Card]] | None,
     box: tuple[int, int, int],
     title: str,
-    band: tuple[str, tuple[int, int, int], tuple[int, int, int]] | None,
+    band: _Band | None,
     deck: DeckStyle,
 ) -> None:
     """One setting of the review in a panel: its title, then its rows (front on top) in
@@ -1007,7 +1019,7 @@ def _review_panel(
         ordered = sort_hand(cards)
         shown = [ordered[:3], ordered[3:8], ordered[8:]]
     cw, ch = CARD_INDEX
-    dim = band is not None and band[1] != GOLD  # a surrender or a foul; a special is played
+    dim = band is not None and band.dim
     rows_top = y + REV_HEAD_H
     row_y = rows_top
     for row in shown:
@@ -1018,17 +1030,7 @@ def _review_panel(
             _paste(canvas, sprite, cx + k * (cw + SD_CARD_GAP), row_y)
         row_y += ch + SD_ROW_GAP
     if band is not None:
-        label, fill, ink = band
-        band_mid = (rows_top + row_y - SD_ROW_GAP) / 2
-        draw.rectangle((x, band_mid - 19, right - 1, band_mid + 19), fill=fill)
-        _text(
-            draw,
-            (x + REV_PANEL_W / 2, band_mid),
-            _fit(label, 24, True, REV_PANEL_W - 12),
-            24,
-            fill=ink,
-            anchor="mm",
-        )
+        _draw_band(draw, band, x, right, (rows_top + row_y - SD_ROW_GAP) / 2)
 
 
 # --- standings ------------------------------------------------------------------------------

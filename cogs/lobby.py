@@ -257,7 +257,8 @@ class Lobby:
             await refuse(self.repo, interaction, Refusal(RefusalCode.NOT_LOBBY))
             if match is None:
                 return
-        # its buttons outlived the lobby: taken off
+        # the message pressed on, as the table reads now (without buttons if they
+        # outlived the lobby)
         await self._redraw(interaction, match_id)
 
     async def _act(

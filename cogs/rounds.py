@@ -118,11 +118,11 @@ class Rounds:
         # the steps that tell Discord decide and store under the table's lock (a claim)
         # and send after it is let go (their Tell)
         self.flow.handle(Step.DEAL, self.deal)
-        self.flow.handle(Step.PREPARE, self.deal_out)
+        self.flow.handle(Step.PREPARE, self.prepare)
         self.flow.handle(Step.CLOSE, self.close)
-        self.flow.handle(Step.SHOW, self.claim_show)
+        self.flow.handle(Step.SHOW, self.show)
         self.flow.handle(Step.FINISH, self.finish)
-        self.flow.handle(Step.POST_STANDINGS, self.claim_standings)
+        self.flow.handle(Step.POST_STANDINGS, self.post_standings)
 
     # --- the steps (each returns whether this call did it, or what it tells Discord) -------
 
@@ -152,17 +152,11 @@ class Rounds:
 
     async def prepare(
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
-    ) -> bool:
-        """Finish a dealt round's deal, then it is open; False if another process took the
-        deal over (this one was taken for dead)."""
-        tell = await self.deal_out(match, rnd, step, driver)
-        return tell if isinstance(tell, bool) else await tell()
-
-    async def deal_out(
-        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> Tell | bool:
-        """The step ``prepare``: the flow runs it by the dealer only (or its watchdog), and
-        the whole of it (the computers, the DMs, the status) outside the table's lock."""
+        """Finish a dealt round's deal, then it is open (False from the tell: another
+        process took the deal over). The flow runs it by the dealer only (or its
+        watchdog), and the whole of it (the computers, the DMs, the status) outside the
+        table's lock."""
         if rnd is None:
             return False
         dealt = rnd
@@ -395,17 +389,10 @@ class Rounds:
 
     async def show(
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
-    ) -> bool:
-        """Post a scored round's showdown, once (the claim), then the status message shows
-        everyone in and the coach reviews the hands."""
-        tell = await self.claim_show(match, rnd, step, driver)
-        return tell if isinstance(tell, bool) else await tell()
-
-    async def claim_show(
-        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> Tell | bool:
-        """The step ``show``: the showdown claimed under the table's lock (False: another
-        process has it), posted and stored as posted after the lock is let go."""
+        """Post a scored round's showdown, once: claimed under the table's lock (False:
+        another process has it), posted and stored as posted after the lock is let go;
+        then the status message shows everyone in and the coach reviews the hands."""
         scheduler = self.services.scheduler
         if rnd is None:
             return False
@@ -541,15 +528,9 @@ class Rounds:
 
     async def post_standings(
         self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
-    ) -> bool:
-        """Post a finished match's final standings with Rematch, once (the claim)."""
-        tell = await self.claim_standings(match, rnd, step, driver)
-        return tell if isinstance(tell, bool) else await tell()
-
-    async def claim_standings(
-        self, match: MatchRecord, rnd: RoundRecord | None, step: Next, driver: Driver
     ) -> Tell | bool:
-        """The step ``post_standings``: claimed under the table's lock, posted after."""
+        """Post a finished match's final standings with Rematch, once: claimed under the
+        table's lock, posted after it is let go."""
         scheduler = self.services.scheduler
         claimed = await self.repo.claim_standings(
             match.id, STANDINGS_CLAIM_SECONDS, owner=scheduler.owner, judging=scheduler.judging

@@ -303,16 +303,17 @@ def claimable(db: Tx) -> str:
 
 _ACTIVE = _in(ACTIVE_STATUSES)
 _SHOWDOWN_DUE = "status = 'scored' AND showdown_message_id IS NULL"  # a showdown to post
+_STANDINGS_DUE = "status = 'finished'"  # a match's standings to post
 # SQL over ``processes``: the process still holds a timer or a claim. Its row is kept so
 # long: a claim whose owner has no row is no known dead one's and waits out its lease (a
 # process that stopped with a showdown claimed, its row forgotten at the next start, left
 # the showdown to nobody: the table's watchdog let go, the claim being "another's").
 _HOLDS = (
     "(EXISTS (SELECT 1 FROM timers t WHERE t.lease_owner = processes.owner)"
-    " OR EXISTS (SELECT 1 FROM rounds r WHERE r.status = 'scored'"
-    " AND r.showdown_message_id IS NULL AND r.showdown_claim_owner = processes.owner)"
-    " OR EXISTS (SELECT 1 FROM matches m WHERE m.status = 'finished'"
-    " AND m.standings_claim_owner = processes.owner))"
+    f" OR EXISTS (SELECT 1 FROM rounds WHERE {_SHOWDOWN_DUE}"
+    " AND showdown_claim_owner = processes.owner)"
+    f" OR EXISTS (SELECT 1 FROM matches WHERE {_STANDINGS_DUE}"
+    " AND standings_claim_owner = processes.owner))"
 )
 _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
@@ -799,12 +800,12 @@ class SqlRepository(ABC):
         self, match_id: int, lease: float, *, owner: str, judging: bool = True
     ) -> Claimed:
         return await self._claim(
-            "matches", "standings", match_id, owner, lease, "status = 'finished'", judging
+            "matches", "standings", match_id, owner, lease, _STANDINGS_DUE, judging
         )
 
     @reads
     async def holds_standings(self, match_id: int, *, owner: str) -> bool:
-        return await self._holds("matches", "standings", match_id, owner, "status = 'finished'")
+        return await self._holds("matches", "standings", match_id, owner, _STANDINGS_DUE)
 
     @writes(Kind.CLAIM)
     async def release_standings(self, match_id: int, *, owner: str) -> None:

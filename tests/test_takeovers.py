@@ -194,7 +194,8 @@ async def test_a_showdown_whose_claim_was_taken_over_is_not_posted(fake_bot, rep
         return await render(*args)
 
     tables.rounds._render = taken_over_meanwhile
-    assert not await tables.rounds.show(match, rnd, None, Driver.CLOCK)
+    tell = await tables.rounds.show(match, rnd, None, Driver.CLOCK)  # claimed; then posted:
+    assert not await tell()
     assert fake_bot.get_partial_messageable(CHANNEL).send.await_count == 0
     assert (await repo.get_round(rnd.id)).status == "scored"
     assert not await repo.claim_showdown(rnd.id, 60, owner="a third")  # still the other's
