@@ -399,6 +399,7 @@ class CapsaBot(commands.AutoShardedBot):
         if self._repo is not None:
             await self._repo.close()
         self.workers.shutdown()
+        log.info("stopped: the database is closed and the worker processes are told to end")
 
 
 CapsaInteraction = discord.Interaction[CapsaBot]
@@ -545,7 +546,13 @@ async def _run(bot: CapsaBot) -> None:
             await bot.login(bot.config.token)
         except (OSError, aiohttp.ClientError) as err:
             raise unreachable(err, discord.http.Route.BASE) from None
-        await bot.connect()
+        try:
+            await bot.connect()
+        finally:
+            # connect returns once SIGTERM's close has closed the client; the rest of that
+            # close (the database, the worker processes) must finish too, or the worker pool
+            # is never shut down and the exit waits on its thread
+            await asyncio.gather(*closing, return_exceptions=True)
 
 
 if __name__ == "__main__":
