@@ -314,6 +314,9 @@ class CapsaBot(commands.AutoShardedBot):
         # No voice here: discord.py's warnings that voice libraries are missing are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.metrics = Metrics()  # cogs/metrics.py; served on METRICS_PORT
+        trace = aiohttp.TraceConfig()  # the pace below, and the REST counts if served
+        if config.metrics_port is not None:
+            self.metrics.watch(trace)
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -326,7 +329,7 @@ class CapsaBot(commands.AutoShardedBot):
             shard_count=config.shard_count,
             # None (all shards) is discord.py's default, though its option type says list
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
-            http_trace=(trace := self.metrics.trace()),  # REST counts (served on METRICS_PORT)
+            http_trace=trace,
         )
         # Discord's global limit kept on this side (its share of it), and the waits timed
         pace = GlobalPace(share(config.shard_count, config.shard_ids))
@@ -399,7 +402,7 @@ class CapsaBot(commands.AutoShardedBot):
         if self._repo is not None:
             await self._repo.close()
         self.workers.shutdown()
-        log.info("stopped: the database is closed and the worker processes are told to end")
+        log.debug("stopped: the database is closed and the worker processes are told to end")
 
 
 CapsaInteraction = discord.Interaction[CapsaBot]

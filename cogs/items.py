@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
@@ -168,6 +168,21 @@ DYNAMIC_ITEMS: tuple[type[Component[Any]], ...] = (
 """Every persistent component the bot answers (the Capsa cog registers them)."""
 
 
+def _shown(components: Iterable[discord.Component]) -> set[tuple[int, str | None]]:
+    """Each (type, custom id) of a message's components, nested ones included (an action
+    row's, a container's or a section's children, a section's accessory)."""
+    out: set[tuple[int, str | None]] = set()
+    todo = list(components)
+    while todo:
+        component = todo.pop()
+        out.add((component.type.value, getattr(component, "custom_id", None)))
+        todo.extend(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            todo.append(accessory)
+    return out
+
+
 async def answer_stale(interaction: discord.Interaction) -> bool:
     """A click on one of our components that its message no longer shows (a client not
     redrawn yet: the lobby's Join after Start, a showdown's Next after the next deal, a
@@ -182,9 +197,7 @@ async def answer_stale(interaction: discord.Interaction) -> bool:
     custom_id, kind = data.get("custom_id"), data.get("component_type")
     if not isinstance(custom_id, str):
         return False
-    view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
-    shown = view_cls.from_message(message, timeout=None).walk_children()
-    if any(i.type.value == kind and getattr(i, "custom_id", None) == custom_id for i in shown):
+    if (kind, custom_id) in _shown(message.components):
         return False  # discord.py's view store answers it
     for factory in DYNAMIC_ITEMS:
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)

@@ -119,12 +119,10 @@ class Metrics:
     def interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.interactions.labels(interaction.type.name).inc()
 
-    def trace(self) -> aiohttp.TraceConfig:
-        """The trace for discord.py's HTTP session (``http_trace``)."""
-        trace = aiohttp.TraceConfig()
+    def watch(self, trace: aiohttp.TraceConfig) -> None:
+        """Count every REST request of discord.py's HTTP session (its ``http_trace``)."""
         trace.on_request_end.append(self._request_end)
         trace.on_request_exception.append(self._request_error)
-        return trace
 
     async def _request_end(
         self, _session: object, _ctx: SimpleNamespace, params: aiohttp.TraceRequestEndParams

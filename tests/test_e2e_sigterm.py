@@ -17,7 +17,7 @@ async def test_sigterm_stops_the_bot_cleanly(fake_discord, tmp_path):
     db = tmp_path / "capsa.sqlite3"
     log = tmp_path / "bot.log"
     chan, (alice, bob) = warung(fake, "alice", "bob")
-    proc = await start_bot_process(fake, db, log, identifies=1, env={"LOG_LEVEL": "INFO"})
+    proc = await start_bot_process(fake, db, log, identifies=1, env={"LOG_LEVEL": "DEBUG"})
     try:
         await alice.slash("capsa new", channel=chan, seats=3, rounds=5, timeout=15)
         lobby = await fake.wait_for_message(chan, lambda m: "Join" in m.button_labels())
