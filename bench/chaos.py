@@ -774,6 +774,7 @@ class Report:
     terms: list[tuple[float, float | None]] = field(default_factory=list)
     stale_clicks: int = 0
     people_hands: Counter[str] = field(default_factory=Counter)  # set by them, by the countdown
+    dm_open_waits: list[float] = field(default_factory=list)  # s a round's DM was due from later
     violations: list[str] = field(default_factory=list)
     log_errors: int = 0
     began: float = 0.0  # the kills' start (wall time): the run's times are told from it
@@ -828,6 +829,11 @@ class Report:
                 f" {self.ack_p99 * 1000:.0f} ms; {self.stale_clicks} stale clicks)",
             ),
             ("picks and Submits shown", self.shown()),
+            (
+                "DMs behind the DM-open limit",
+                f"{len(self.dm_open_waits)} (due from the bucket's reopening, up to"
+                f" {max(self.dm_open_waits, default=0.0):.1f} s later)",
+            ),
             ("bot log ERROR lines", str(self.log_errors)),
             ("violations", str(len(self.violations))),
         ]
@@ -921,6 +927,7 @@ def check(
         scores_of[score["round_id"]].append(score)
     humans = {(s["match_id"], s["seat"]): s["user_id"] for s in records.seats if s["user_id"]}
     names = seat_names(records)
+    opened_late = dm_open_waits(fake)
     steps: list[Step] = []
 
     # the fake's messages of each match: between its lobby and the next match's lobby
@@ -1018,7 +1025,12 @@ def check(
                     bad(f"{dm_step}: stored as message {hand['dm_message_id']}, not Discord's")
                 else:
                     came = fake.messages[hand["dm_message_id"]].created_at
-                    steps.append(Step(dm_step, rnd["created_at"], came))
+                    due = rnd["created_at"]
+                    spent = opened_late.get(user_id)
+                    if spent is not None and spent[0] - 1.0 <= due < spent[1] <= came:
+                        report.dm_open_waits.append(spent[1] - due)
+                        due = spent[1]
+                    steps.append(Step(dm_step, due, came))
             # the close: at the deadline, or once the last hand is in
             submitted = [h["submitted_at"] for h in hands if not h["auto"]]
             if (
@@ -1166,6 +1178,34 @@ def judge_steps(
                 f" later, {late:.1f} s after its target ({', '.join(near) or 'no disruption'})"
             )
     report.takeovers = sum(e.took_over for e in cluster.disruptions)
+
+
+def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
+    """Each person whose DM channel the bot opened after waiting for the DM-open bucket
+    (``POST /users/@me/channels``, one bucket for the whole bot in the fake's limits,
+    tests/fakediscord/limits.py): (when the bucket was spent, when it had room again). A DM
+    that needed that channel could not come before the bucket let its open through, so a
+    step due while the bucket was spent is due from its reopening (Discord's limit, not a
+    stall of the bot's)."""
+    waits: dict[int, tuple[float, float]] = {}
+    # the latest (spent since, room again at): a bucket spent again within a second of its
+    # reopening (a queue longer than one window) is one wait, from its first spending
+    shut: tuple[float, float] | None = None
+    for req in fake.requests:
+        if req.method != "POST" or req.path != "/users/@me/channels":
+            continue
+        if req.status == 200 and shut is not None and shut[1] - 0.05 <= req.at <= shut[1] + 1:
+            recipient = int((req.json or {}).get("recipient_id", 0))
+            waits.setdefault(recipient, shut)  # opened as the bucket reopened: it waited
+        if req.headers.get("X-RateLimit-Remaining") == "0":
+            until = req.at + float(req.headers["X-RateLimit-Reset-After"])
+        elif req.status == 429 and isinstance(req.response, dict):
+            until = req.at + float(req.response.get("retry_after", 0.0))
+        else:
+            continue
+        chained = shut is not None and req.at <= shut[1] + 1
+        shut = (shut[0] if shut is not None and chained else req.at, until)
+    return waits
 
 
 def acknowledged(fake: FakeDiscord) -> dict[int, float]:
