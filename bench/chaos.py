@@ -1183,7 +1183,8 @@ def judge_steps(
 def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
     """Each person whose DM channel the bot opened after waiting for the DM-open bucket
     (``POST /users/@me/channels``, one bucket for the whole bot in the fake's limits,
-    tests/fakediscord/limits.py): (when the bucket was spent, when it had room again). A DM
+    tests/fakediscord/limits.py), or whose open spent it (discord.py then waits for the
+    reset before it returns): (when the bucket was spent, when it had room again). A DM
     that needed that channel could not come before the bucket let its open through, so a
     step due while the bucket was spent is due from its reopening (Discord's limit, not a
     stall of the bot's)."""
@@ -1194,8 +1195,8 @@ def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
     for req in fake.requests:
         if req.method != "POST" or req.path != "/users/@me/channels":
             continue
+        recipient = int((req.json or {}).get("recipient_id", 0))
         if req.status == 200 and shut is not None and shut[1] - 0.05 <= req.at <= shut[1] + 1:
-            recipient = int((req.json or {}).get("recipient_id", 0))
             waits.setdefault(recipient, shut)  # opened as the bucket reopened: it waited
         if req.headers.get("X-RateLimit-Remaining") == "0":
             until = req.at + float(req.headers["X-RateLimit-Reset-After"])
@@ -1205,6 +1206,10 @@ def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
             continue
         chained = shut is not None and req.at <= shut[1] + 1
         shut = (shut[0] if shut is not None and chained else req.at, until)
+        if req.status == 200:
+            # the open that spent the bucket: discord.py sleeps until the reset before it
+            # returns (Ratelimit.__aexit__), so this person's DM waited as long
+            waits.setdefault(recipient, shut)
     return waits
 
 

@@ -110,6 +110,9 @@ async def report_error(interaction: discord.Interaction, error: Exception, what:
     elif is_database_outage(error):  # one line: the outage is the news, not the stack
         log.warning("%s: the database is out of reach (%s); asked to try again", what, error)
         text = t("ans.db_down", lang)
+    elif interaction.client.is_closed():  # stopping: discord.py has closed its connections
+        log.warning("%s: cut short, the bot is stopping (%s)", what, error)
+        return  # nothing can reach Discord now; the click's table is as the database says
     else:
         log.error("%s failed", what, exc_info=error)
         text = t("ans.error", lang)

@@ -111,3 +111,17 @@ async def test_a_command_while_the_bot_stops_is_asked_to_try_again(real_bot, cap
         await real_bot.tree.on_error(ix, app_commands.CommandNotFound("capsa", []))
     assert ephemeral(ix) == t("ans.restarting", "id")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_click_cut_short_by_the_stop_is_one_warning(real_bot, caplog, monkeypatch):
+    """A click whose handler was under way when the bot closed its connections to Discord
+    (its answer failed with aiohttp's "Session is closed"): one warning line, no traceback
+    logged as an error, and no attempt to answer through the closed connections."""
+    ix = make_ix(real_bot, ALICE, locale=EN)
+    monkeypatch.setattr(real_bot, "is_closed", lambda: True)
+    with caplog.at_level(logging.WARNING):
+        await report_error(ix, RuntimeError("Session is closed"), "component x")
+    assert not ix.response.send_message.await_args_list and not ix.followup.send.await_args_list
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "the bot is stopping" in record.getMessage()
