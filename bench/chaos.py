@@ -125,7 +125,6 @@ TRY_AGAIN = (t("ans.db_down", "en"), t("ans.restarting", "en"))  # an outage, a 
 ROUND_OVER = t("hand.round_over", "en")
 ALREADY = t("hand.already", "en")
 SHOWN_SECONDS = 15.0  # a pick, a Submit, Next: what a person waits to see it before again
-PRIVATE_PG_DIR = "/tmp/capsa-chaos-pg"  # (--pg-dir)
 
 
 def showdown_title(number: int) -> str:
@@ -1274,9 +1273,14 @@ async def run(args: argparse.Namespace, processes: int, postgres: bool) -> Repor
     disk: DiskFull | None = None
     admin_url = pg_name = pg_url = None
     private = False
+    own_dir: str | None = None
     try:
         if postgres:
             if args.pg_restart:
+                if args.pg_dir is None:  # its own, so that runs at once never share one
+                    args.pg_dir = tempfile.mkdtemp(prefix="capsa-chaos-pg-")
+                    os.chmod(args.pg_dir, 0o755)  # (the cluster runs as the postgres user)
+                    own_dir = args.pg_dir
                 admin_url = await asyncio.to_thread(private_postgres, args.pg_dir)
                 private = True
             else:
@@ -1308,6 +1312,10 @@ async def run(args: argparse.Namespace, processes: int, postgres: bool) -> Repor
             subprocess.run(
                 ["bash", str(ROOT / "scripts/postgres"), "stop"], env=env, capture_output=True
             )
+        if own_dir is not None:
+            args.pg_dir = None  # the next run makes its own
+            if not args.keep:
+                shutil.rmtree(own_dir, ignore_errors=True)
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
         else:
@@ -1486,7 +1494,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--no-disk-full", dest="disk_full", action="store_false", help="SQLite: no full disk"
     )
     parser.add_argument(
-        "--pg-dir", default=PRIVATE_PG_DIR, help="the private PostgreSQL cluster's directory"
+        "--pg-dir",
+        default=None,
+        help="the private PostgreSQL cluster's directory (default: a new one under /tmp for"
+        " each run, removed after it unless --keep)",
     )
     parser.add_argument("--disk-mb", type=int, default=256, help="the SQLite tmpfs's size")
     parser.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
