@@ -320,7 +320,12 @@ class Scheduler:
 
         def done(finished: asyncio.Task[None]) -> None:
             self._tasks.discard(finished)
-            if not finished.cancelled() and finished.exception() is not None:
+            if finished.cancelled() or finished.exception() is None:
+                return
+            if self._stopping:  # cut short by the stop (the database or Discord closed under
+                # it): what it left undone is the next process's, as any step a stop cuts
+                log.warning("stopping: a background job was cut short (%r)", finished.exception())
+            else:
                 log.error("background job failed", exc_info=finished.exception())
 
         task.add_done_callback(done)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import shutil
 import tempfile
@@ -396,3 +397,31 @@ async def test_sqlite_a_watchdog_is_due_at_once_when_the_next_process_starts(tmp
         assert [(t.match_id, t.kind) for t in claimed] == [(match.id, "watchdog")]  # not the clock
     finally:
         await repo.close()
+
+
+# --- a background job cut short by the stop ------------------------------------------------
+
+
+async def test_a_background_job_cut_short_by_the_stop_is_a_warning(caplog) -> None:
+    """A job still going when the process stops (a click's close of a round whose hand-on
+    met the database closed): one warning, not an error with its traceback; the same
+    failure while running is still an error."""
+    repo = AsyncMock()
+    scheduler = Scheduler(repo, owner="me", poll=0.05)
+
+    async def fails(after: asyncio.Event) -> None:
+        await after.wait()
+        raise RuntimeError("the SQLite connection is closed")
+
+    now = asyncio.Event()
+    now.set()
+    with caplog.at_level(logging.WARNING, logger="cogs.scheduler"):
+        scheduler.spawn(fails(now))
+        await scheduler.jobs_done()
+        assert [r.levelno for r in caplog.records] == [logging.ERROR]
+        caplog.clear()
+        await scheduler.stop()
+        scheduler.spawn(fails(now))  # spawned while the bot stops (a click meanwhile)
+        await scheduler.jobs_done()
+    levels = [r.levelno for r in caplog.records if r.name == "cogs.scheduler"]
+    assert levels and set(levels) == {logging.WARNING}, caplog.records
