@@ -43,7 +43,9 @@ The checks (each failure is a violation; the run exits 1 if there is any):
 * every showdown's round points are the engine's score of the stored hands, and the
   head-to-head lines are the engine's for the rows it shows;
 * no table stuck: each step (deal round 1, the DMs, the close, the showdown, the next deal,
-  the standings) happens within ``--normal`` s of being due, or, when a disruption came in
+  the standings) happens within ``--normal`` s of being due (a DM whose person's DM channel
+  waited for the fake's DM-open bucket is due from the bucket's reopening: Discord's limit,
+  see ``dm_open_waits``), or, when a disruption came in
   between, within the targets of capsa/timings.py's issue: 5 s after the restarted process
   is ready on SQLite, 15 s after the death on PostgreSQL with another process alive (with
   none: the later of that and 5 s after the restarted one is ready), 15 s after the
@@ -1208,7 +1210,7 @@ def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
         if req.status == 200:
             # the open that spent the bucket: discord.py sleeps until the reset before it
             # returns (Ratelimit.__aexit__), so this person's DM waited as long
-            waits.setdefault(recipient, shut)
+            waits[recipient] = shut
     return waits
 
 

@@ -22,7 +22,17 @@ from typing import Any
 
 import pytest
 
-from bench.chaos import Disruption, Records, Report, Step, check, judge_steps, parse_args, run
+from bench.chaos import (
+    Disruption,
+    Records,
+    Report,
+    Step,
+    check,
+    dm_open_waits,
+    judge_steps,
+    parse_args,
+    run,
+)
 
 SHORT = [
     "--minutes", "0.6",
@@ -179,3 +189,45 @@ def test_check_finds_a_builder_dm_that_came_late_or_never(
     dm = [v for v in report.violations if "DM seat 0" in v]
     assert bool(dm) == late, report.violations
     assert len(report.violations) == len(dm), report.violations  # nothing else is wrong
+
+
+def _open(at: float, recipient: int, status: int = 200, **answer: Any) -> SimpleNamespace:
+    """A recorded ``POST /users/@me/channels`` and the fake's answer (its headers, or a 429)."""
+    headers = {}
+    if "remaining" in answer:
+        headers = {
+            "X-RateLimit-Remaining": str(answer["remaining"]),
+            "X-RateLimit-Reset-After": str(answer["reset_after"]),
+        }
+    response = {"retry_after": answer["retry_after"]} if status == 429 else {}
+    return SimpleNamespace(
+        method="POST",
+        path="/users/@me/channels",
+        json={"recipient_id": str(recipient)},
+        at=at,
+        status=status,
+        headers=headers,
+        response=response,
+    )
+
+
+def test_dm_open_waits_are_the_buckets_not_the_bots() -> None:
+    """Who waited for the DM-open bucket: the person whose open spent it (discord.py sleeps
+    to the reset before that call returns), the ones opened as it reopened (after a 429
+    too), not the ones opened before it was spent nor long after it reopened."""
+    fake = SimpleNamespace(
+        requests=[
+            _open(100.0, 1, remaining=1, reset_after=10.0),
+            _open(100.5, 2, remaining=0, reset_after=9.5),  # spends it
+            _open(101.0, 3, status=429, retry_after=9.0),  # another process, refused
+            _open(110.0, 3, remaining=1, reset_after=10.0),  # as it reopened
+            _open(110.02, 4, remaining=0, reset_after=9.98),  # spends it again: chained
+            _open(120.0, 5, remaining=1, reset_after=10.0),  # as it reopened again
+            _open(150.0, 6, remaining=1, reset_after=10.0),  # long after: no wait
+        ]
+    )
+    waits = dm_open_waits(fake)  # type: ignore[arg-type]
+    assert set(waits) == {2, 3, 4, 5}
+    assert waits[2] == (100.5, 110.0)
+    assert waits[3] == (100.5, 110.0)
+    assert waits[4] == waits[5] == (100.5, 120.0)
