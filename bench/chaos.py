@@ -1184,8 +1184,9 @@ def judge_steps(
 def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
     """Each person whose DM channel the bot opened after waiting for the DM-open bucket
     (``POST /users/@me/channels``, one bucket for the whole bot in the fake's limits,
-    tests/fakediscord/limits.py), or whose open spent it (discord.py then waits for the
-    reset before it returns): (when the bucket was spent, when it had room again). A DM
+    tests/fakediscord/limits.py), or was opened in the window that spent it (discord.py
+    then waits for the reset in one of that window's calls before it returns): (when the
+    bucket was spent, when it had room again). A DM
     that needed that channel could not come before the bucket let its open through, so a
     step due while the bucket was spent is due from its reopening (Discord's limit, not a
     stall of the bot's)."""
@@ -1193,24 +1194,37 @@ def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
     # the latest (spent since, room again at): a bucket spent again within a second of its
     # reopening (a queue longer than one window) is one wait, from its first spending
     shut: tuple[float, float] | None = None
+    window: list[int] = []  # those opened in the bucket's current window
+    window_ends = 0.0
     for req in fake.requests:
         if req.method != "POST" or req.path != "/users/@me/channels":
             continue
         recipient = int((req.json or {}).get("recipient_id", 0))
-        if req.status == 200 and shut is not None and shut[1] - 0.05 <= req.at <= shut[1] + 1:
-            waits.setdefault(recipient, shut)  # opened as the bucket reopened: it waited
+        if req.at >= window_ends:
+            window = []
+        if req.status == 200:
+            window.append(recipient)
+            if shut is not None and shut[1] - 0.05 <= req.at <= shut[1] + 1:
+                waits.setdefault(recipient, shut)  # opened as the bucket reopened: it waited
         if req.headers.get("X-RateLimit-Remaining") == "0":
             until = req.at + float(req.headers["X-RateLimit-Reset-After"])
         elif req.status == 429 and isinstance(req.response, dict):
             until = req.at + float(req.response.get("retry_after", 0.0))
         else:
+            if "X-RateLimit-Reset-After" in req.headers:
+                window_ends = req.at + float(req.headers["X-RateLimit-Reset-After"])
             continue
         chained = shut is not None and req.at <= shut[1] + 1
         shut = (shut[0] if shut is not None and chained else req.at, until)
         if req.status == 200:
-            # the open that spent the bucket: discord.py sleeps until the reset before it
-            # returns (Ratelimit.__aexit__), so this person's DM waited as long
-            waits[recipient] = shut
+            # the bucket spent: discord.py sleeps until the reset inside one call of that
+            # window's before it returns (Ratelimit.__aexit__: the one that finds no token
+            # left, not always the one whose answer said 0, its answers being read in any
+            # order), so any person opened in the window may have waited as long
+            for person in window:
+                waits[person] = shut
+            window = []
+            window_ends = until
     return waits
 
 

@@ -212,11 +212,13 @@ def _open(at: float, recipient: int, status: int = 200, **answer: Any) -> Simple
 
 
 def test_dm_open_waits_are_the_buckets_not_the_bots() -> None:
-    """Who waited for the DM-open bucket: the person whose open spent it (discord.py sleeps
-    to the reset before that call returns), the ones opened as it reopened (after a 429
-    too), not the ones opened before it was spent nor long after it reopened."""
+    """Who waited for the DM-open bucket: those opened in the window that spent it
+    (discord.py sleeps to the reset in one of that window's calls before it returns), the
+    ones opened as it reopened (after a 429 too); not those of an earlier window nor the
+    ones opened long after it reopened."""
     fake = SimpleNamespace(
         requests=[
+            _open(80.0, 7, remaining=1, reset_after=10.0),  # an earlier window, not spent
             _open(100.0, 1, remaining=1, reset_after=10.0),
             _open(100.5, 2, remaining=0, reset_after=9.5),  # spends it
             _open(101.0, 3, status=429, retry_after=9.0),  # another process, refused
@@ -227,7 +229,6 @@ def test_dm_open_waits_are_the_buckets_not_the_bots() -> None:
         ]
     )
     waits = dm_open_waits(fake)  # type: ignore[arg-type]
-    assert set(waits) == {2, 3, 4, 5}
-    assert waits[2] == (100.5, 110.0)
-    assert waits[3] == (100.5, 110.0)
-    assert waits[4] == waits[5] == (100.5, 120.0)
+    assert set(waits) == {1, 2, 3, 4, 5}
+    assert waits[1] == waits[2] == (100.5, 110.0)
+    assert waits[3] == waits[4] == waits[5] == (100.5, 120.0)  # 3: in the window 4 spent
