@@ -120,6 +120,7 @@ async def test_a_failing_component_reaches_the_bots_error_hook(fake_bot) -> None
     router = Router(Replies(fake_bot.repo))
     router.register(LOBBY, action)
     client = MagicMock(spec=commands.Bot)
+    client.is_closed.return_value = False  # running, not stopping
     client.get_cog.side_effect = lambda name: (
         SimpleNamespace(tables=SimpleNamespace(router=router)) if name == CAPSA_COG else None
     )
