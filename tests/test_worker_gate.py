@@ -5,6 +5,7 @@ pool is replaced once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 
@@ -197,3 +198,27 @@ def test_a_pool_passed_in_is_neither_renewed_nor_shut_down() -> None:
         pool.renew()
         pool.shutdown()
         assert pool.executor is given and given.submit(int, "7").result() == 7
+
+
+def test_shutdown_does_not_wait_for_a_job_under_way() -> None:
+    """The bot's stop ends a worker that is busy (a long review) instead of waiting for it:
+    the pool's thread, which the interpreter's exit joins, ends at once too."""
+    pool = WorkerPool(1)
+    workers = []
+    try:
+        started = pool.executor.submit(time.sleep, 60)  # (a job that would hold it a minute)
+        deadline = time.monotonic() + 30
+        while not started.running() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.running()
+        workers = list(pool.executor._processes.values())  # type: ignore[attr-defined]
+        thread = pool.executor._executor_manager_thread  # type: ignore[attr-defined]
+        pool.shutdown()
+        for worker in workers:
+            worker.join(10)
+            assert not worker.is_alive()
+        thread.join(10)
+        assert not thread.is_alive()
+    finally:
+        for worker in workers:
+            worker.kill()
