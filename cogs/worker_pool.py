@@ -87,6 +87,7 @@ class WorkerPool:
         self._own = executor is None
         self.executor: Executor = executor or self._new_pool()
         self.gate = WorkerGate(processes + 1)
+        self._shut = False  # shut down: never renewed again
 
     def _new_pool(self) -> Executor:
         return ProcessPoolExecutor(
@@ -101,8 +102,9 @@ class WorkerPool:
             self.executor.submit(ready)
 
     def renew(self) -> None:
-        """Replace a broken pool (a worker killed by the system, say)."""
-        if not self._own:
+        """Replace a broken pool (a worker killed by the system, say); not once shut down
+        (the stop ends the workers, and a pool started then would outlive the bot)."""
+        if not self._own or self._shut:
             return
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = self._new_pool()
@@ -113,6 +115,7 @@ class WorkerPool:
         waits for the pool's thread, does not wait for it either."""
         if not self._own:
             return
+        self._shut = True
         # (the standard library has no public way to stop a busy worker before 3.14's
         # terminate_workers; a pool's processes are in _processes, until its shutdown)
         workers = list((getattr(self.executor, "_processes", None) or {}).values())
@@ -126,7 +129,7 @@ class WorkerPool:
             try:
                 return await call(self.executor)
             except BrokenExecutor:
-                if attempt == 2:
+                if attempt == 2 or self._shut:
                     raise
                 log.error("the worker pool broke; starting a new one")
                 self.renew()

@@ -219,6 +219,10 @@ def test_shutdown_does_not_wait_for_a_job_under_way() -> None:
             assert not worker.is_alive()
         thread.join(10)
         assert not thread.is_alive()
+        with pytest.raises(BrokenExecutor):  # the job the stop ended: no new pool for it
+            started.result(10)
+        pool.renew()
+        assert pool.executor._processes is None  # type: ignore[attr-defined]  # (shut down)
     finally:
         for worker in workers:
             worker.kill()
