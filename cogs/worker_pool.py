@@ -110,18 +110,10 @@ class WorkerPool:
         self.executor = self._new_pool()
 
     def shutdown(self) -> None:
-        """At the bot's stop: nothing new starts, and a job under way is not waited for (a
-        coach's review can take seconds; its answer would go nowhere), so the exit, which
-        waits for the pool's thread, does not wait for it either."""
         if not self._own:
             return
         self._shut = True
-        # (the standard library has no public way to stop a busy worker before 3.14's
-        # terminate_workers; a pool's processes are in _processes, until its shutdown)
-        workers = list((getattr(self.executor, "_processes", None) or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in workers:
-            process.terminate()
 
     async def _with_pool(self, call: Callable[[Executor], Awaitable[T]]) -> T:
         """``call(pool)``; if the pool is dead, once more on a new one."""
