@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import ipaddress
 import os
+import signal
 import socket
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -125,6 +126,16 @@ async def running_bot(
 async def spawn_bot(
     fake: FakeDiscord, *argv: str, env: dict[str, str] | None = None, **kwargs: Any
 ) -> asyncio.subprocess.Process:
-    """Start a bot subprocess with ``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL`` set."""
+    """Start a bot subprocess with ``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL`` set, and
+    SIGINT stopping it as Ctrl-C does in a terminal: a test runner started in the
+    background (``cmd &`` in a script) ignores SIGINT, and its children would inherit that,
+    so the tests' clean stop (SIGINT, then SIGKILL after a grace) would always kill."""
     full_env = {**os.environ, **fake.bot_env(), **(env or {})}
-    return await asyncio.create_subprocess_exec(*argv, env=full_env, **kwargs)
+    return await asyncio.create_subprocess_exec(
+        *argv, env=full_env, preexec_fn=_ctrl_c_as_in_a_terminal, **kwargs
+    )
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """(In the child, before it runs the bot.) SIGINT's default action again."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
