@@ -1186,10 +1186,9 @@ def dm_open_waits(fake: FakeDiscord) -> dict[int, tuple[float, float]]:
     (``POST /users/@me/channels``, one bucket for the whole bot in the fake's limits,
     tests/fakediscord/limits.py), or was opened in the window that spent it (discord.py
     then waits for the reset in one of that window's calls before it returns): (when the
-    bucket was spent, when it had room again). A DM
-    that needed that channel could not come before the bucket let its open through, so a
-    step due while the bucket was spent is due from its reopening (Discord's limit, not a
-    stall of the bot's)."""
+    bucket was spent, when it had room again). A DM that needed that channel could not come
+    before the bucket let its open through, so a step due while the bucket was spent is due
+    from its reopening (Discord's limit, not a stall of the bot's)."""
     waits: dict[int, tuple[float, float]] = {}
     # the latest (spent since, room again at): a bucket spent again within a second of its
     # reopening (a queue longer than one window) is one wait, from its first spending
@@ -1294,9 +1293,9 @@ async def run(args: argparse.Namespace, processes: int, postgres: bool) -> Repor
         if postgres:
             if args.pg_restart:
                 if args.pg_dir is None:  # its own, so that runs at once never share one
-                    args.pg_dir = tempfile.mkdtemp(prefix="capsa-chaos-pg-")
-                    os.chmod(args.pg_dir, 0o755)  # (the cluster runs as the postgres user)
-                    own_dir = args.pg_dir
+                    own_dir = tempfile.mkdtemp(prefix="capsa-chaos-pg-")
+                    os.chmod(own_dir, 0o755)  # (the cluster runs as the postgres user)
+                    args = argparse.Namespace(**{**vars(args), "pg_dir": own_dir})  # this run's
                 admin_url = await asyncio.to_thread(private_postgres, args.pg_dir)
                 private = True
             else:
@@ -1328,10 +1327,8 @@ async def run(args: argparse.Namespace, processes: int, postgres: bool) -> Repor
             subprocess.run(
                 ["bash", str(ROOT / "scripts/postgres"), "stop"], env=env, capture_output=True
             )
-        if own_dir is not None:
-            args.pg_dir = None  # the next run makes its own
-            if not args.keep:
-                shutil.rmtree(own_dir, ignore_errors=True)
+        if own_dir is not None and not args.keep:
+            shutil.rmtree(own_dir, ignore_errors=True)
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
         else:

@@ -96,12 +96,6 @@ async def refuse(repo: Repository, interaction: discord.Interaction, refusal: Re
         log.warning("could not tell the user about a refusal (%s): %r", refusal.code, exc)
 
 
-def _stopping(interaction: discord.Interaction) -> bool:
-    """Whether the bot is stopping: its client closed (or closing) its connections."""
-    client: discord.Client | None = getattr(interaction, "client", None)
-    return client is not None and client.is_closed()
-
-
 async def report_error(interaction: discord.Interaction, error: Exception, what: object) -> None:
     """Log the traceback and tell the user briefly, in their language; a database out of
     reach (down, restarting, a full disk), or the tables not loaded (the bot starting or
@@ -116,7 +110,7 @@ async def report_error(interaction: discord.Interaction, error: Exception, what:
     elif is_database_outage(error):  # one line: the outage is the news, not the stack
         log.warning("%s: the database is out of reach (%s); asked to try again", what, error)
         text = t("ans.db_down", lang)
-    elif _stopping(interaction):  # discord.py has closed its connections
+    elif interaction.client.is_closed():  # stopping: discord.py closed its connections
         log.warning("%s: cut short, the bot is stopping (%s)", what, error)
         return  # nothing can reach Discord now; the click's table is as the database says
     else:

@@ -91,22 +91,29 @@ def join_button() -> views.LobbyButton:
     return item
 
 
+def running_bot() -> MagicMock:
+    """A bot that is running (not stopping: its connections to Discord open)."""
+    client = MagicMock(spec=commands.Bot)
+    client.is_closed.return_value = False
+    return client
+
+
 async def test_component_error_hook_answers_and_logs(caplog) -> None:
     item = join_button()
     error = RuntimeError("kaput")
-    ix = make_ix(None, ALICE, locale=ID)
+    ix = make_ix(running_bot(), ALICE, locale=ID)
     with caplog.at_level(logging.ERROR):
         await component_error(ix, error, item)
     assert ephemeral(ix) == t("ans.error", "id")
     (record,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert "capsa:lobby:7:join" in record.getMessage() and record.exc_info[1] is error
 
-    done = make_ix(None, ALICE, locale=EN)
+    done = make_ix(running_bot(), ALICE, locale=EN)
     await done.response.defer()
     await component_error(done, error, item)
     done.followup.send.assert_awaited_once_with(t("ans.error", "en"), ephemeral=True)
 
-    failing = make_ix(None, ALICE)
+    failing = make_ix(running_bot(), ALICE)
     failing.response.send_message.side_effect = http_error()
     await component_error(failing, error, item)  # swallowed
 
@@ -119,8 +126,7 @@ async def test_a_failing_component_reaches_the_bots_error_hook(fake_bot) -> None
     action = AsyncMock(side_effect=KeyError)
     router = Router(Replies(fake_bot.repo))
     router.register(LOBBY, action)
-    client = MagicMock(spec=commands.Bot)
-    client.is_closed.return_value = False  # running, not stopping
+    client = running_bot()
     client.get_cog.side_effect = lambda name: (
         SimpleNamespace(tables=SimpleNamespace(router=router)) if name == CAPSA_COG else None
     )
