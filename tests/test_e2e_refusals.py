@@ -81,10 +81,14 @@ async def test_others_are_refused_and_double_clicks_count_once(fake_discord, tmp
         async def refused() -> bool:
             return any(ix.followups for ix in (first, second))
 
+        async def locked_in() -> bool:
+            return "Locked in" in dm_a.text() and not dm_a.components
+
+        # The refusal and the lock are two requests, and either may land first.
         await eventually(refused)
+        await eventually(locked_in)
         answers = sorted([first, second], key=lambda ix: ix.ephemeral)
         locked, again = answers
-        assert "Locked in" in dm_a.text() and not dm_a.components
         assert again.ephemeral and "You already submitted this round." in again.text()
         submitted = (await bot.repo.current_round(match.id)).hands[0].submitted_at
         await fake.wait_for_message(chan, lambda m: m.id == status.id and "✅ alice" in m.text())
