@@ -19,6 +19,7 @@ from capsa.builder import Draft
 from capsa.cards import parse_cards
 from capsa.coach import review_hand
 from capsa.daily import DAILY_OPPONENTS, daily_cards, day_of, places
+from capsa.i18n import t
 from capsa.names import special_name
 from capsa.presets import get_preset
 from capsa.showdown import signed
@@ -150,8 +151,13 @@ async def test_three_members_play_the_daily_hand(fake_discord, database):
         fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
         assert sorted(cards_in(fields["The day's 13 cards"])) == sorted(cards)
         best = fields[f"The coach's best setting ({signed(review.best_value, 'en')})"].split("\n")
-        front_back = [set(cards_in(line)) for line in best]  # front on top, as on the table
+        # front on top, as on the table; then a line without cards where the best is to
+        # declare a special the day's hand holds (or to surrender)
+        front_back = [set(cards_in(line)) for line in best if cards_in(line)]
         assert front_back == [set(row) for row in reversed(review.best)]
+        if review.best_declare is not None:
+            special = special_name(review.best_declare, "en")
+            assert best[3] == t("rev.declared", "en", special=special)
         # a builder of yesterday's hand is over
         await carol.click(second, "Clear")
         over = await carol.wait_for_ephemeral(lambda m: "is over" in m.text(), after=refused)
