@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
-from typing import Any
 
 import pytest
 
-from capsa.cards import parse_cards
+from capsa.cards import Card, parse_cards
 from capsa.coach import Origin, review_hand
 from capsa.i18n import number
-from capsa.presets import get_preset
+from capsa.presets import Preset, get_preset
 from capsa.showdown import signed
 from capsa.solver import arrange
+from cogs.worker_pool import Priority, WorkerPool
 from data import open_repository
 from data.repository import SHARPEST_MIN_ROUNDS
 from tests.e2e import hand_of, make_bot, play_builder, warung
@@ -104,7 +103,8 @@ async def test_past_rounds_are_reviewed_at_start_and_rank_the_sharpest(fake_disc
     db = tmp_path / "db.sqlite3"
     rules = get_preset("standard")
     repo = await open_repository(str(db))
-    played: list[tuple[int, tuple[Any, ...]]] = []  # (user id, review_hand's arguments)
+    Rows = tuple[tuple[Card, ...], ...]
+    played: list[tuple[int, list[Card], Preset, int, Rows]] = []  # (user id, review_hand's args)
     try:
         start = time.time() - 3600
         for n in range(SHARPEST_MIN_ROUNDS // 5):
@@ -122,23 +122,23 @@ async def test_past_rounds_are_reviewed_at_start_and_rank_the_sharpest(fake_disc
                         for row in (hand.back, hand.middle, hand.front)
                     )
                     cards = parse_cards(list(hand.cards))
-                    played.append((seat.user_id, (cards, rules, 2, (back, middle, front))))
+                    played.append((seat.user_id, cards, rules, 2, (back, middle, front)))
     finally:
         await repo.close()
 
     async with running_bot(fake, make_bot(fake, db)):
-        # The test's own reviews run in a process of their own while the bot's worker does
-        # the same (two cores at once; each review is a hard solve).
-        loop = asyncio.get_running_loop()
-        with ProcessPoolExecutor(max_workers=1) as pool:
+        # The test's own reviews (each a hard solve) run in a worker process, as the bot
+        # runs its own, while the bot reviews the same hands: two cores at once.
+        workers = WorkerPool(1)
+        try:
+            review = partial(review_hand, origin=Origin.PLAYED)
             reviews = await asyncio.gather(
-                *(
-                    loop.run_in_executor(pool, partial(review_hand, *a, origin=Origin.PLAYED))
-                    for _, a in played
-                )
+                *(workers.run(Priority.REVIEW, review, *args) for _, *args in played)
             )
+        finally:
+            workers.shutdown()
         expected: dict[int, list[float]] = {alice.id: [], bob.id: []}
-        for (uid, _), r in zip(played, reviews, strict=True):
+        for (uid, *_), r in zip(played, reviews, strict=True):
             expected[uid].append(r.loss)
         deadline = time.monotonic() + 90
         while True:

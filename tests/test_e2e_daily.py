@@ -151,8 +151,8 @@ async def test_three_members_play_the_daily_hand(fake_discord, database):
         fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
         assert sorted(cards_in(fields["The day's 13 cards"])) == sorted(cards)
         best = fields[f"The coach's best setting ({signed(review.best_value, 'en')})"].split("\n")
-        # front on top, as on the table; then a line without cards where the best is to
-        # declare a special the day's hand holds (or to surrender)
+        # front on top, as on the table; then, where the best is to declare a special the
+        # day's hand holds, a line naming it
         front_back = [set(cards_in(line)) for line in best if cards_in(line)]
         assert front_back == [set(row) for row in reversed(review.best)]
         if review.best_declare is not None:
