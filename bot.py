@@ -34,7 +34,7 @@ from cogs.health import HealthServer, MetricsUnavailable
 from cogs.lobby import LOBBY_PERMISSIONS
 from cogs.metrics import Metrics, metered
 from cogs.replies import refuse, report_error
-from cogs.rest_pace import GlobalPace, share
+from cogs.rest_pace import DISCORD_GLOBAL_LIMIT, GlobalPace, share
 from cogs.rest_pace import install as install_pace
 from cogs.translator import CapsaTranslator
 from cogs.worker_pool import WorkerPool
@@ -83,6 +83,7 @@ class Config:
     log_format: str = "text"  # or "json": one JSON object a line
     metrics_port: int | None = None  # /healthz and /metrics; None: off
     metrics_host: str = "127.0.0.1"
+    global_rate_limit: int = DISCORD_GLOBAL_LIMIT  # the token's requests a second
 
     @classmethod
     def from_env(cls) -> Config:
@@ -109,6 +110,7 @@ class Config:
             log_format=_choice("LOG_FORMAT", LOG_FORMATS),
             metrics_port=_port("METRICS_PORT"),
             metrics_host=os.environ.get("METRICS_HOST", "").strip() or cls.metrics_host,
+            global_rate_limit=_global_rate_limit(),
         )
 
 
@@ -153,6 +155,17 @@ def _port(name: str) -> int | None:
     if port is not None and not 0 < port < 65536:
         raise ValueError(f"{name}={port} is not a port (1 to 65535): fix it in your .env file")
     return port
+
+
+def _global_rate_limit() -> int:
+    limit = _number("GLOBAL_RATE_LIMIT", int, DISCORD_GLOBAL_LIMIT)
+    if limit < 1:
+        raise ValueError(
+            f"GLOBAL_RATE_LIMIT={limit} must be 1 or more (Discord's limit for your bot's"
+            f" token, requests a second; {DISCORD_GLOBAL_LIMIT} unless Discord raised it):"
+            " fix it in your .env file"
+        )
+    return limit
 
 
 def _shards(database_url: str | None) -> tuple[int | None, tuple[int, ...] | None]:
@@ -332,7 +345,7 @@ class CapsaBot(commands.AutoShardedBot):
             http_trace=trace,
         )
         # Discord's global limit kept on this side (its share of it), and the waits timed
-        pace = GlobalPace(share(config.shard_count, config.shard_ids))
+        pace = GlobalPace(share(config.shard_count, config.shard_ids, config.global_rate_limit))
         install_pace(self.http, trace, pace, self.metrics.rest_waited)
         self.config = config
         self.workers = WorkerPool(config.solver_workers, executor)  # process-wide

@@ -51,6 +51,13 @@ between the round's start and its showdown). ``--hands channel``: both people ch
 ``/capsa me hands:channel`` first and play from "Show my hand" on the round's status (an
 ephemeral builder, no DM). ``--match-rounds 10``: the tables are opened with 10 rounds.
 
+Issue 17's comparison with the code before issue 18 (which never paced its requests):
+
+    .venv/bin/python bench/load.py --tables 200 --limits off --global-limit 5000
+
+``--global-limit N`` runs the bot with ``GLOBAL_RATE_LIMIT=N``; with ``--limits off`` and
+a large N the bot's requests go as fast as the code before issue 18 sent them.
+
 ``--tables``, ``--coach``, ``--database``, ``--processes``, ``--limits`` and ``--dm-opens``
 each take several values; the run covers every combination, a fresh bot (and a fresh
 database) for each.
@@ -828,6 +835,8 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
                 guest = fake.add_user(f"guest{i:03d}", guild=guild)
                 world.append(Table(i, host, guest, chan))
             base_env = {"SOLVER_WORKERS": str(args.solver_workers), "COACH": coach}
+            if args.global_limit is not None:
+                base_env["GLOBAL_RATE_LIMIT"] = str(args.global_limit)
             if pg_url is not None:
                 base_env["DATABASE_URL"] = pg_url
             ports = [free_port() for _ in range(n)]  # /metrics: the waits on Discord
@@ -1333,6 +1342,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=("on", "off"),
         default=["on"],
         help="the fake's Discord rate limits (tests/fakediscord/limits.py); 'on off' runs both",
+    )
+    p.add_argument(
+        "--global-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the bot's GLOBAL_RATE_LIMIT (default: its own, Discord's 50 a second); with"
+        " --limits off and a large N, the bot's code against a bot that never paced itself"
+        " (issue 17's like-for-like comparison with the code before issue 18)",
     )
     p.add_argument(
         "--dm-opens",

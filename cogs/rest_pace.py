@@ -33,16 +33,21 @@ from typing import Any
 import aiohttp
 import discord
 
-DISCORD_GLOBAL_LIMIT = 50  # requests a second for a bot token (Discord's documented limit)
+DISCORD_GLOBAL_LIMIT = 50  # requests a second for a bot token (Discord's documented limit;
+# it raises a large bot's on request: GLOBAL_RATE_LIMIT)
 PACE_WINDOW_SECONDS = 1.05  # the limit's second, and a little for the clocks' rounding
 
 
-def share(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> int:
-    """This process's part of the global limit: all of it, unless it runs only some of the
-    shards of a token, then in proportion (at least 1 a window)."""
+def share(
+    shard_count: int | None,
+    shard_ids: tuple[int, ...] | None,
+    limit: int = DISCORD_GLOBAL_LIMIT,
+) -> int:
+    """This process's part of the token's global ``limit``: all of it, unless it runs only
+    some of the shards of a token, then in proportion (at least 1 a window)."""
     if shard_count is None or shard_ids is None or shard_count <= 0:
-        return DISCORD_GLOBAL_LIMIT
-    return max(1, DISCORD_GLOBAL_LIMIT * len(shard_ids) // shard_count)
+        return limit
+    return max(1, limit * len(shard_ids) // shard_count)
 
 
 def is_bot_token_request(headers: Any, path: str) -> bool:

@@ -196,6 +196,12 @@ def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level)
 PG_URL = "postgresql://capsa:secret@127.0.0.1:5432/capsa"  # parsed only, never connected
 
 
+def test_config_global_rate_limit(clean_env) -> None:
+    assert Config.from_env().global_rate_limit == 50  # Discord's, unless raised
+    clean_env.setenv("GLOBAL_RATE_LIMIT", " 500 ")
+    assert Config.from_env().global_rate_limit == 500
+
+
 @pytest.mark.parametrize(
     "env,count,ids",
     [
@@ -217,6 +223,8 @@ def test_config_shards(clean_env, env, count, ids) -> None:
     [
         ({"SHARD_COUNT": "two"}, ["SHARD_COUNT='two'", "not a number", ".env"]),
         ({"SHARD_COUNT": "0"}, ["SHARD_COUNT=0", "1 or more", "unset"]),
+        ({"GLOBAL_RATE_LIMIT": "0"}, ["GLOBAL_RATE_LIMIT=0", "1 or more", "50 unless"]),
+        ({"GLOBAL_RATE_LIMIT": "fifty"}, ["GLOBAL_RATE_LIMIT='fifty'", "not a number"]),
         ({"SHARD_IDS": "0"}, ["SHARD_IDS='0'", "without SHARD_COUNT", "set SHARD_COUNT"]),
         (
             {"SHARD_COUNT": "2", "SHARD_IDS": "0,2", "DATABASE_URL": PG_URL},

@@ -24,6 +24,7 @@ def test_share_splits_the_limit_by_shards() -> None:
     assert share(2, (0,)) == 25
     assert share(4, (1, 3)) == 25
     assert share(200, (7,)) == 1  # at least one a window
+    assert share(2, (0,), limit=500) == 250  # a token whose limit Discord raised
 
 
 def test_only_bot_token_requests_are_paced() -> None:
