@@ -15,9 +15,7 @@ Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 median CPU time of a solve beside the wall time (a loaded machine stretches the wall time
 more). hard's p90 is above its median by design: the hands where its choice is at risk
 (10 to 32% at four players) set three times the opponent hands, and those still at risk
-then (5 to 20%) nine times (capsa.solver.monte_carlo). normal's p90 is far above its
-median by design too: its close calls (about a quarter of hands) are re-scored on Monte
-Carlo deals, as long as a hard solve; the others take the row tables' choice.
+then (5 to 20%) nine times (capsa.solver.monte_carlo).
 
 Strength: duplicate 4-handed play on fixed deals, standard preset. For a pairing X vs Y,
 X sits in each seat in turn against three Y; X's points are compared with what Y scored
@@ -28,11 +26,7 @@ Reported: X's mean gain per hand over Y and its standard error (over deals). A l
 Regret, for 2, 3 and 4 players: on fixed hands, every Pareto-undominated split (by the
 rows' showdown keys: a dominated split never scores more), the splits normal and hard
 chose and declaring the special are all scored on the same deals of the unseen cards to
-opponents set by normal's row tables (--regret-samples opponent hands a hand; the fast
-setter every Monte Carlo uses for its opponents, normal_splits: the `normal` level's
-choice except on its close calls, which a Monte Carlo of their own would make hundreds of
-times slower to measure). The `normal` measured is the level a user gets, close calls
-re-scored. Regret = best
+opponents set by normal (--regret-samples opponent hands a hand). Regret = best
 candidate's mean - the level's choice's mean, in points a hand, with its standard error
 over hands. As the best of many noisy means is biased up, a held-out figure is printed
 too: the best candidate picked on one half of the deals, valued on the other (biased

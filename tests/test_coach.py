@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 
 import numpy as np
 import pytest
@@ -18,7 +17,6 @@ from capsa.presets import PRESETS, SPECIALS, get_preset
 from capsa.scoring import Seat, score_round
 from capsa.solver import arrange
 from capsa.solver import evaluator as ev
-from capsa.solver import monte_carlo as mc
 from capsa.solver.model import value_table
 from capsa.solver.monte_carlo import foul_points, row_key
 from capsa.specials import holds
@@ -158,10 +156,9 @@ def test_the_played_value_is_hards_own_when_hard_weighs_that_setting():
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_foul_points_equal_score_round(name, monkeypatch):
+def test_foul_points_equal_score_round(name):
     """A fouled seat's points from foul_points equal score_round's, at random tables with
     sweeps, table sweeps and declared specials among the opponents."""
-    monkeypatch.setattr(mc, "NORMAL_MARGIN", -math.inf)  # the row tables set the opponents
     preset = VARIANTS[name]
     values = value_table(preset)
     rng = np.random.default_rng(3)

@@ -8,7 +8,6 @@ import fnmatch
 import io
 import itertools
 import json
-import math
 import pickle
 import random
 import subprocess
@@ -29,7 +28,6 @@ from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
 from capsa.solver import evaluator as ev
 from capsa.solver import model as solver_model
-from capsa.solver import monte_carlo as mc
 from capsa.solver.build_tables import build, table_presets
 from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.solver.model import (
@@ -289,29 +287,19 @@ def check_arrangement(hand, a: Arrangement, preset):
         assert a.declare == a.special and a.expected == a.special_value
 
 
-@pytest.fixture
-def row_tables_normal(monkeypatch):
-    """``normal`` without its close calls: the row tables' choice on every hand, a fast
-    setter for the tests that need many settings (the close calls are hard's Monte Carlo
-    on a smaller budget: test_solver_hard.py; their settings are checked below)."""
-    monkeypatch.setattr(mc, "NORMAL_MARGIN", -math.inf)
-
-
 @pytest.mark.parametrize("level", ["easy", "normal"])
-def test_levels_return_legal_settings_on_many_hands(level, row_tables_normal):
+def test_levels_return_legal_settings_on_many_hands(level):
     hands = [[DECK[i] for i in idx] for idx in random_hands(1500, seed=6)] + tricky_hands()
     for n, hand in enumerate(hands):
         preset = list(PRESETS.values())[n % 4]
         check_arrangement(hand, arrange(hand, preset, level, opponents=1 + n % 3), preset)
 
 
-@pytest.mark.parametrize("level", ["normal", "hard"])
-def test_monte_carlo_levels_return_legal_settings(level):
-    """hard, and normal with its close calls re-scored."""
+def test_hard_returns_legal_settings():
     hands = [[DECK[i] for i in idx] for idx in random_hands(12, seed=7)] + tricky_hands()
     for n, hand in enumerate(hands):
         preset = list(PRESETS.values())[n % 4]
-        check_arrangement(hand, arrange(hand, preset, level, opponents=1 + n % 3), preset)
+        check_arrangement(hand, arrange(hand, preset, "hard", opponents=1 + n % 3), preset)
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
@@ -602,7 +590,7 @@ def _random_setting(hand, rng):
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_vectorised_scoring_equals_score_round(name, row_tables_normal):
+def test_vectorised_scoring_equals_score_round(name):
     """score_seat (or surrender_points for a surrendered seat), after after_fee, for every
     seat of random tables (2 to 4 players, settings by the solver or at random, specials
     declared, surrenders where the table allows them), equals score_round's totals."""
@@ -712,7 +700,7 @@ def _identical_opponents(opponents: int, preset, rng):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 @pytest.mark.parametrize("opponents", [1, 2, 3])
-def test_row_model_equals_score_round_against_known_opponents(name, opponents, row_tables_normal):
+def test_row_model_equals_score_round_against_known_opponents(name, opponents):
     """RowModel.split_ev is an expectation over opponents' rows; when those rows are certain
     (a table with one class per position, opponents all alike, so nobody but the solved seat
     can sweep) it must be exactly score_round's points per opponent, on every split whose

@@ -1,5 +1,4 @@
-"""hard's budget: where its choice is at risk it deals more; normal's close calls (re-scored
-the same way); the 2-4 majority term."""
+"""hard's budget: where its choice is at risk it deals more; the 2-4 majority term."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from capsa.cards import DECK, deal, parse_cards
+from capsa.cards import deal
 from capsa.presets import get_preset
 from capsa.solver import arrange
 from capsa.solver import evaluator as ev
@@ -158,63 +157,6 @@ def _shapes(tables) -> np.ndarray:
         + ev.CATEGORY[tables.cls5[tables.middle_subset(at)]] * 10
         + ev.CATEGORY[tables.cls3[tables.front_subset(at)]]
     )
-
-
-# --- normal's close calls -----------------------------------------------------------------
-
-# A hand whose row tables put two pair in the back and a pair of nines in the middle, about
-# 1.2 points a hand (four players) below a flush back, kings and aces middle, nines front:
-# the independent rows miss what the 39 unseen cards hold (bench/arrange.py's regret hand
-# 67 at standard, four players).
-CLOSE_CALL = "2C 2S 3C 4C 6S 8S 9D 9H QC KD KC AC AS"
-
-
-def test_normal_re_scores_a_close_call_and_mends_the_row_tables(dealt):
-    """On a close call (a split of another shape within NORMAL_MARGIN), normal re-scores
-    its candidates on Monte Carlo deals (hard's machinery, normal's budget) and leaves the
-    row tables' choice for a better one: better on deals of their own, not normal's."""
-    hand = parse_cards(CLOSE_CALL)
-    tables = ev.HandTables(np.array([c.index for c in hand]))
-    best, values = solver_model.normal_choice(tables, STANDARD, 3)
-    assert mc.close_call(tables, STANDARD, values, best)
-    fast = {frozenset(tables.indices[list(row)].tolist()) for row in tables.rows(best)}
-    for seed in (1, 2):
-        dealt.clear()
-        a = arrange(hand, STANDARD, "normal", 3, seed=seed)
-        assert [n for n, _ in dealt][0] == mc.NORMAL_OPPONENT_HANDS // 3
-        chosen = {frozenset(c.index for c in row) for row in (a.back, a.middle, a.front)}
-        assert chosen != fast
-    assert a.expected == a.ordinary_expected and a.declare is None
-    # the two settings on 600 other deals: the re-scored one wins by over 3 standard errors
-    split = next(
-        k
-        for k in range(len(tables.valid))
-        if {frozenset(tables.indices[list(row)].tolist()) for row in tables.rows(k)} == chosen
-    )
-    points = mc.mc_points(tables, STANDARD, 3, np.array([split, best]), None, None, 600, 99)
-    gain = points[0] - points[1]
-    assert gain.mean() > 3 * gain.std() / np.sqrt(len(gain))
-
-
-def test_normal_takes_the_row_tables_choice_where_no_call_is_close(dealt):
-    """Where no split of another shape comes within NORMAL_MARGIN, normal deals nothing:
-    its choice is the row tables' (normal_choice), as every opponent set inside a Monte
-    Carlo (set_hands, set_opponent) always is."""
-    rng = np.random.default_rng(21)
-    clear = 0
-    for _ in range(30):
-        indices = rng.permutation(52)[:13]
-        tables = ev.HandTables(indices)
-        best, values = solver_model.normal_choice(tables, STANDARD, 2)
-        if mc.close_call(tables, STANDARD, values, best):
-            continue
-        clear += 1
-        dealt.clear()
-        a = arrange([DECK[i] for i in indices], STANDARD, "normal", 2, seed=3)
-        assert not dealt
-        want = {frozenset(tables.indices[list(row)].tolist()) for row in tables.rows(best)}
-        assert {frozenset(c.index for c in row) for row in a.ordinary} == want
-    assert clear >= 10  # most hands are not close calls
 
 
 def test_opponents_set_in_chunks_are_the_same(monkeypatch):

@@ -8,9 +8,7 @@ ones and picks a setting:
   chosen with a little seeded noise among the best few: natural-looking, beatable
   (capsa.solver.model);
 - ``normal``: the split with the most expected points under the preset, from per-row
-  win-probability tables (capsa.solver.model); where a split of another shape comes close
-  (capsa.solver.monte_carlo.close_call, about a quarter of hands) its candidates are
-  re-scored as ``hard``'s are, on a smaller budget, and the options valued on those deals;
+  win-probability tables (capsa.solver.model);
 - ``hard``: the best Pareto-undominated ``normal`` candidates re-scored by Monte Carlo
   against opponents dealt from the 39 unseen cards and set by ``normal``, with the exact
   preset scoring (capsa.solver.monte_carlo).
@@ -56,7 +54,7 @@ from capsa.solver.model import (
     special_edge,
     special_odds,
 )
-from capsa.solver.monte_carlo import PlayedRows, close_call, hard_choice, normal_budget
+from capsa.solver.monte_carlo import PlayedRows, hard_choice
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
@@ -160,27 +158,15 @@ def solve_indices(
     special_rows = found.get(special) if special else None
 
     surrender_value = -float(preset.surrender_cost) * opponents if preset.surrender else None
-    by_deals = False  # the options valued on Monte Carlo deals (hard; normal's close calls)
     if level == "easy":
         choice = easy_choice(tables, preset, opponents, seed)
         expected = ordinary_value(preset, odds, float(ev[choice])) * opponents
-    elif level == "normal" and not close_call(tables, preset, ev, best):
+    elif level == "normal":
         choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
-    elif level in ("normal", "hard"):
+    elif level == "hard":
         found_values = hard_choice(
-            tables,
-            preset,
-            opponents,
-            ev,
-            seed,
-            odds,
-            special,
-            special_rows,
-            special_value,
-            played,
-            None if level == "hard" else normal_budget(),
+            tables, preset, opponents, ev, seed, odds, special, special_rows, special_value, played
         )
-        by_deals = True
         choice, expected = found_values.split, found_values.rows
         special_value = found_values.special
         played_expected = found_values.played
@@ -195,7 +181,7 @@ def solve_indices(
     best_value = special_value if declare and special_value is not None else expected
     if surrender_value is None:
         surrender = False
-    elif by_deals:  # by the values of the options on the same deals
+    elif level == "hard":  # by the values of the options on the same deals
         surrender = surrender_value > best_value
     else:  # normal's rule, as its opponents in hard's Monte Carlo follow it
         surrender = declare is None and bool(should_surrender(preset, float(ev[choice])))

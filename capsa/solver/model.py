@@ -33,11 +33,8 @@ level uses them for the hand being solved and capsa.solver.monte_carlo for every
 it sets. The room fee is left to hard's Monte Carlo (a share of a positive round total,
 it does not split into rows).
 
-``normal_splits`` is ``normal_choice`` for many hands at once (the opponents of ``hard``, of
-``normal``'s close calls and of bench/arrange.py): the same splits, found without scoring
-every split. ``normal_choice`` is the ``normal`` level's choice on every hand that is not
-a close call (capsa.solver.monte_carlo.close_call); the opponents inside a Monte Carlo are
-always set by it.
+``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
+bench/arrange.py): the same splits, found without scoring every split.
 """
 
 from __future__ import annotations

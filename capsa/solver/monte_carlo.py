@@ -1,10 +1,7 @@
-"""The `hard` setter: Monte Carlo re-scoring of the best `normal` candidates; and
-`normal`'s close calls, re-scored the same way on a smaller budget.
+"""The `hard` setter: Monte Carlo re-scoring of the best `normal` candidates.
 
-Opponents are dealt from the 39 unseen cards (card removal counts) and set by the row
-tables (``normal_choice``, ``normal_splits``: `normal` on every hand that is not a close
-call; declaring a special when its expected points beat the rows', as ``normal`` does;
-never a Monte Carlo of their own, which would cost hundreds of times as much). Every
+Opponents are dealt from the 39 unseen cards (card removal counts) and set by `normal`
+(declaring a special when its expected points beat the rows', as ``normal`` does). Every
 candidate, and declaring a special, is scored against the same deals with a vectorised
 equivalent of capsa.scoring.score_round for the seat being solved: row showdowns with the
 preset's suit tie-break, bonus values, sweeps, the sweep of the table (opponents' sweeps of
@@ -23,26 +20,17 @@ still lose more than HARD_LAST_RISK after those, HARD_LAST_HANDS more again (at 
 players, 10 to 32% of hands get the first extra deals and 5 to 20% the last ones, by the
 hands measured: the median solve is the first deals'; tests/test_solver_hard.py;
 bench/arrange.py measures the regret and the speed).
-
-``normal`` takes the row tables' best split unless the call is close (``close_call``: a
-split of another shape, the rows' categories, within NORMAL_MARGIN points against one
-opponent: about a quarter of hands); there the row tables can be a point a hand off (card
-removal: at four players the opponents hold exactly the 39 cards the hand does not), and
-it re-scores its candidates as hard does on ``normal_budget``: hard's first two stages,
-not its last. Its median solve stays the row tables' (under 1 ms); a close call takes
-about as long as a hard solve.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from capsa.cards import DECK
-from capsa.hands import Row, TieBreak
+from capsa.hands import Row
 from capsa.presets import SPECIALS, Preset
 from capsa.scoring import pair_multiplier, pair_points, table_sweep_applies
 from capsa.solver.evaluator import (
@@ -59,7 +47,6 @@ from capsa.solver.evaluator import (
     early_order,
     find_specials,
     may_hold_special,
-    showdown_classes,
 )
 from capsa.solver.model import (
     best_special,
@@ -90,45 +77,11 @@ HARD_RISK = 0.1
 # and where it is still at risk after those (over HARD_LAST_RISK), HARD_LAST_HANDS more
 HARD_LAST_HANDS = 1440
 HARD_LAST_RISK = 0.03
-# normal re-scores its close calls (close_call: a split of another shape within
-# NORMAL_MARGIN points against one opponent) as hard does, on a budget of its own
-# (normal_budget)
-NORMAL_MARGIN = 0.35
-NORMAL_CANDIDATES = 16
-NORMAL_SHAPES = 4
-NORMAL_OPPONENT_HANDS = 240
-NORMAL_STAGES: tuple[tuple[int, float], ...] = ((480, 0.1),)
-NORMAL_SUITS = True
 # opponents set at once (set_hands): a few hundred at once take tens of megabytes; in
 # chunks of this many they take a few, and a hard solve is about 12% faster (the same
 # settings). The solve after a Monte Carlo still finds the caches colder (15-25% slower).
 SET_CHUNK = 48
 Seed = int | tuple[int, ...]  # of a solve's deals (numpy.random.default_rng's seed)
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """What a Monte Carlo re-scoring spends: how many candidates (``shapes`` of them the
-    best of shapes the others lack; ``suits``: with their suit variants that win ties),
-    the opponent hands set first, and the stages that follow, each (more opponent hands,
-    the risk over which they are set)."""
-
-    candidates: int
-    shapes: int
-    first: int
-    stages: tuple[tuple[int, float], ...]
-    suits: bool = True
-
-
-def hard_budget() -> Budget:
-    """``hard``'s budget, from the HARD_* settings as they are now."""
-    return Budget(
-        HARD_CANDIDATES,
-        HARD_SHAPES,
-        HARD_OPPONENT_HANDS,
-        ((HARD_MORE_HANDS, HARD_RISK), (HARD_LAST_HANDS, HARD_LAST_RISK)),
-        HARD_SUITS,
-    )
 
 
 # --- showdown keys ------------------------------------------------------------------------
@@ -632,7 +585,6 @@ def hard_choice(
     special_rows,
     special_prior: float | None,
     played: PlayedRows | None = None,
-    budget: Budget | None = None,
 ) -> HardValues:
     """The best split of hard's candidates and the values of every option.
 
@@ -643,12 +595,10 @@ def hard_choice(
     HARD_LAST_RISK). Each mean is shrunk towards its analytic value
     (``normal``'s estimate, ``special_prior``, the surrender's price to every opponent),
     weighted as PRIOR_WEIGHT deals. Fouled rows have no such estimate: theirs is the plain
-    mean of the same deals. The played rows never change the choice. ``budget``: another
-    than hard's (``hard_budget``), as ``normal`` spends on a close call."""
-    budget = budget or hard_budget()
+    mean of the same deals. The played rows never change the choice."""
     keys = subset_keys(tables, preset.suit_tiebreak)
     cands = top_candidates(
-        tables, preset, ev, budget.candidates, keys if budget.suits else None, shapes=budget.shapes
+        tables, preset, ev, HARD_CANDIDATES, keys if HARD_SUITS else None, shapes=HARD_SHAPES
     )
     n = len(cands)
     prior = [ordinary_value(preset, odds, ev[cands]) * opponents]
@@ -677,12 +627,14 @@ def hard_choice(
         known = np.where(np.isnan(prior_values), mc, prior_values)
         return (deals * mc + PRIOR_WEIGHT * known) / (deals + PRIOR_WEIGHT)
 
-    n_deals = max(4, budget.first // opponents)
+    n_deals = max(4, HARD_OPPONENT_HANDS // opponents)
     points = mc_points(
         tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
     )
     score = scored(points)
-    for stage, (hands, risk) in enumerate(budget.stages, start=1):
+    for stage, (hands, risk) in enumerate(
+        ((HARD_MORE_HANDS, HARD_RISK), (HARD_LAST_HANDS, HARD_LAST_RISK)), start=1
+    ):
         more = hands // opponents
         if not more or choice_risk(points, score, options) <= risk:
             break
@@ -708,40 +660,6 @@ def hard_choice(
         special=float(score[at]) if special is not None else None,
         played=float(score[n]) if played is not None else None,
         surrender=float(score[-1]) if preset.surrender else None,
-    )
-
-
-# --- normal's close calls -------------------------------------------------------------------
-
-
-@cache
-def showdown_category(tiebreak: TieBreak) -> np.ndarray:
-    """The category (index into capsa.hands.ALL_CATEGORIES) of each showdown class
-    (capsa.solver.evaluator.ShowdownClasses) of a suit tie-break."""
-    order = showdown_classes(tiebreak)
-    category = np.zeros(order.count, dtype=np.int64)
-    category[order.plain] = CATEGORY
-    category[order.flush.ravel()] = np.repeat(CATEGORY, 4)
-    return category
-
-
-def close_call(tables: HandTables, preset: Preset, ev: np.ndarray, best: int) -> bool:
-    """Whether ``normal``'s choice is close enough to re-score: a split of another shape
-    than ``best`` (the rows' categories: two pair, a pair and a pair against a pair, two
-    pair and a pair...) is within NORMAL_MARGIN points of it by ``ev`` (points against one
-    opponent). Splits of one shape differ in their kickers and suits, where the row tables
-    are right; between shapes they can be a point a hand off (card removal)."""
-    near = np.append(np.flatnonzero(ev > ev[best] - NORMAL_MARGIN), best)
-    category = showdown_category(preset.suit_tiebreak)
-    b, m, f = (row.take(near) for row in tables.showdown(preset.suit_tiebreak)[2:])
-    shape = category.take(b) * 100 + category.take(m) * 10 + category.take(f)
-    return bool((shape != shape[-1]).any())
-
-
-def normal_budget() -> Budget:
-    """What ``normal`` spends on a close call (``close_call``), from the NORMAL_* settings."""
-    return Budget(
-        NORMAL_CANDIDATES, NORMAL_SHAPES, NORMAL_OPPONENT_HANDS, NORMAL_STAGES, NORMAL_SUITS
     )
 
 
