@@ -157,3 +157,20 @@ def _shapes(tables) -> np.ndarray:
         + ev.CATEGORY[tables.cls5[tables.middle_subset(at)]] * 10
         + ev.CATEGORY[tables.cls3[tables.front_subset(at)]]
     )
+
+
+def test_opponents_set_in_chunks_are_the_same(monkeypatch):
+    """deal_opponents sets its opponents SET_CHUNK at a time (a smaller working set): the
+    same keys, values, specials (with their settings, by hand number) and surrenders as
+    all at once."""
+    preset = get_preset("chinese-poker", {"surrender": True})
+    values = solver_model.value_table(preset)
+    tables = ev.HandTables(np.random.default_rng(0).permutation(52)[:13])
+    monkeypatch.setattr(mc, "SET_CHUNK", 10**6)
+    whole = mc.deal_opponents(tables, preset, 3, 300, 0, values)
+    monkeypatch.setattr(mc, "SET_CHUNK", 7)
+    chunked = mc.deal_opponents(tables, preset, 3, 300, 0, values)
+    for name in ("keys", "vals", "special", "surrender"):
+        assert np.array_equal(getattr(whole, name), getattr(chunked, name)), name
+    assert chunked.settings == whole.settings
+    assert whole.settings and whole.surrender.any()  # the test saw what it checks

@@ -365,7 +365,8 @@ FLUSH_SUITS = np.array(
 )
 _BASE5 = 5 ** np.arange(13)
 _STRAIGHT_CODES = np.sort(THREE_STRAIGHT_RANKS @ _BASE5)
-_FLUSH_CODES = np.sort(FLUSH_SUITS @ (14 ** np.arange(4)))
+_FLUSH_BASE = 14 ** np.arange(4)
+_FLUSH_CODES = np.sort(FLUSH_SUITS @ _FLUSH_BASE)
 
 
 def may_hold_special(indices: np.ndarray, preset: Preset) -> np.ndarray:
@@ -384,6 +385,23 @@ def may_hold_special(indices: np.ndarray, preset: Preset) -> np.ndarray:
     if preset.pays("three_flushes"):
         out |= np.isin(suits @ (14 ** np.arange(4)), _FLUSH_CODES)
     return out
+
+
+_STRAIGHT_SET = frozenset(_STRAIGHT_CODES.tolist())
+_FLUSH_SET = frozenset(_FLUSH_CODES.tolist())
+
+
+def _may_hold_one(indices: np.ndarray, preset: Preset) -> bool:
+    """may_hold_special for one hand, without its arrays' cost."""
+    counts = np.bincount(indices // 4, minlength=13)
+    if preset.pays("dragon") and counts.max() == 1:
+        return True
+    if preset.pays("six_pairs") and (counts // 2).sum() >= 6:
+        return True
+    if preset.pays("three_straights") and int(counts @ _BASE5) in _STRAIGHT_SET:
+        return True
+    suits = np.bincount(indices % 4, minlength=4)
+    return preset.pays("three_flushes") and int(suits @ _FLUSH_BASE) in _FLUSH_SET
 
 
 def _straight3(ranks: np.ndarray) -> np.ndarray:
@@ -414,6 +432,8 @@ def find_specials(tables: HandTables, preset: Preset) -> dict[str, SplitRows | N
     """The specials the hand holds that the preset pays: name -> rows (sorted positions)
     for three straights/flushes, None for dragon/six pairs (they use any rows)."""
     found: dict[str, SplitRows | None] = {}
+    if not _may_hold_one(tables.indices, preset):
+        return found  # most hands: their rank and suit counts hold none
     ranks = tables.ranks
     for special in SPECIALS:
         if not preset.pays(special):
