@@ -771,6 +771,7 @@ def test_may_hold_special_is_find_specials():
     for preset in PRESETS.values():
         expected = [bool(ev.find_specials(ev.HandTables(h), preset)) for h in hands]
         assert may_hold_special(rows, preset).tolist() == expected
+        assert [ev._may_hold_one(h, preset) for h in hands] == expected  # find_specials' gate
     assert 0 < sum(expected) < len(hands)
 
 
