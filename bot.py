@@ -28,6 +28,7 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from capsa.timings import GIL_SWITCH_SECONDS
 from cogs.components import Refusal
 from cogs.discord_endpoints import apply_endpoints
 from cogs.health import HealthServer, MetricsUnavailable
@@ -465,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         except DatabaseUnavailable as err:
             print(f"DATABASE_URL: {err}", file=sys.stderr)
             return 2
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)  # the event loop gets the GIL back sooner
     bot = CapsaBot(config)
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:

@@ -19,6 +19,7 @@ from discord.ext import commands
 import bot as bot_module
 import cogs.capsa
 from bot import CapsaBot, Config
+from capsa.timings import GIL_SWITCH_SECONDS
 from cogs.life import Clock, Step
 from cogs.scheduler import TimerKind
 from cogs.tables import CAPSA_COG, tables_of
@@ -38,6 +39,7 @@ ENV_KEYS = (
     "DISCORD_API_BASE",
     "DISCORD_GATEWAY_URL",
     "SOLVER_WORKERS",
+    "GLOBAL_RATE_LIMIT",
     "GUILD_READY_TIMEOUT",
     "SHARD_COUNT",
     "SHARD_IDS",
@@ -194,6 +196,26 @@ def test_without_network_the_bot_names_the_host_in_one_line(tmp_path, log_level)
 # --- shards ----------------------------------------------------------------------------
 
 PG_URL = "postgresql://capsa:secret@127.0.0.1:5432/capsa"  # parsed only, never connected
+
+
+def test_the_bot_runs_with_a_short_gil_switch_interval(clean_env) -> None:
+    """The event loop's thread gets the GIL back within GIL_SWITCH_SECONDS of a pipe write
+    to the worker pool (not Python's default 5 ms): set before the bot runs."""
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    clean_env.setattr(bot_module, "CapsaBot", MagicMock())
+    clean_env.setattr(bot_module, "setup_logging", lambda config: None)
+    seen: list[float] = []
+
+    async def run(bot) -> None:
+        seen.append(sys.getswitchinterval())
+
+    clean_env.setattr(bot_module, "_run", run)
+    before = sys.getswitchinterval()
+    try:
+        assert bot_module.main() == 0
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [pytest.approx(GIL_SWITCH_SECONDS)] and GIL_SWITCH_SECONDS < before
 
 
 def test_config_global_rate_limit(clean_env) -> None:
