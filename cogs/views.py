@@ -160,7 +160,9 @@ def builder_view(
             view.add_item(BuilderSelect(select, click))
         elif act.placement in shown:
             label = t(act.key, lang, special=declared)
-            view.add_item(_builder_button(act, round_id, seat, draft, label, len(c.SELECTS)))
+            # row None: the first row under the selects with room, five buttons to a row
+            # (Discord's width), so a sixth wraps to the next row
+            view.add_item(_builder_button(act, round_id, seat, draft, label, None))
     return view
 
 
@@ -264,7 +266,7 @@ def daily_builder_view(
             view.add_item(DailySelect(select, click))
         elif act.placement == Placement.BUTTON or (act.placement == Placement.SPECIAL and special):
             label = t(act.key, lang, special=declared)
-            item = button(click, label, act.style, row=len(c.DAILY_SELECTS))
+            item = button(click, label, act.style, row=None)  # under the selects, as above
             view.add_item(DailyButton(item, click))
     return view
 
