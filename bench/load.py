@@ -35,9 +35,9 @@ one per person once, cogs/table_base.py); ``cold`` lets the bot open each. Print
 the load's bot-token requests and interaction requests per round by route, the 429s, the
 invalid requests (401, 403, 429), the seconds the bot's bot-token requests waited on the
 limits (its ``capsa_rest_wait_seconds``, scraped from its /metrics, so every bot runs with
-METRICS_PORT), the ceiling ``50 / bot-token requests per round`` beside the measured
-rounds/s, and when the last round-1 DM arrived against ``1.2 x (bot-token requests until
-then) / 50 + 1 s``.
+METRICS_PORT unless ``--metrics off``), the ceiling ``50 / bot-token requests per round``
+beside the measured rounds/s, and when the last round-1 DM arrived against ``1.2 x
+(bot-token requests until then) / 50 + 1 s``.
 
 Issue 18's other two counts (one value each):
 
@@ -839,10 +839,11 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
                 base_env["GLOBAL_RATE_LIMIT"] = str(args.global_limit)
             if pg_url is not None:
                 base_env["DATABASE_URL"] = pg_url
-            ports = [free_port() for _ in range(n)]  # /metrics: the waits on Discord
+            # /metrics: the waits on Discord (--metrics off: none, as a bot that serves none)
+            ports = [free_port() for _ in range(n)] if args.metrics == "on" else []
             envs = [
                 (base_env if n == 1 else base_env | {"SHARD_COUNT": str(n), "SHARD_IDS": str(i)})
-                | {"METRICS_PORT": str(ports[i])}
+                | ({"METRICS_PORT": str(ports[i])} if ports else {})
                 for i in range(n)
             ]
             if args.dm_channels == "known":
@@ -882,7 +883,8 @@ async def run_size(combo: Combo, args: argparse.Namespace, workdir: Path) -> dic
                 result["wall"] = wall
                 result["load_requests"] = fake.requests[first_request:]
                 waits1 = [await rest_waits(port) for port in ports]
-                result["waited"] = sum(b[0] - a[0] for a, b in zip(waits0, waits1, strict=True))
+                if ports:
+                    result["waited"] = sum(b[0] - a[0] for a, b in zip(waits0, waits1, strict=True))
                 result["quiesce"] = await quiesce(fake)
             finally:
                 if watch is not None:
@@ -1342,6 +1344,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=("on", "off"),
         default=["on"],
         help="the fake's Discord rate limits (tests/fakediscord/limits.py); 'on off' runs both",
+    )
+    p.add_argument(
+        "--metrics",
+        choices=("on", "off"),
+        default="on",
+        help="serve the bot's /metrics (METRICS_PORT), which counts every REST request and"
+        " times every database call; off: the bot as deployed without it, no 'waited on"
+        " Discord' figure (issue 17's like-for-like comparison: the code before it had none)",
     )
     p.add_argument(
         "--global-limit",

@@ -95,13 +95,16 @@ from .repository import (
 T = TypeVar("T")
 R = TypeVar("R", GuildSettings, MatchRecord, RoundRecord)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+# The records a backend may keep copies of (data/sqlite_batch.py), each of a Kind below.
+CachedRecord = GuildSettings | MatchRecord | RoundRecord | Preferences
 
 # ---------------------------------------------------------------------- declared changes
 
 
 class Kind(StrEnum):
-    """What a write changes. The first four are records a backend may keep copies of (key:
-    guild id, match id, round id, match id); the others are rows no record holds."""
+    """What a write changes. The first four and PREFERENCES are records a backend may keep
+    copies of (key: guild id, match id, round id, match id, user id); the others are rows no
+    record holds."""
 
     SETTINGS = "settings"
     MATCH = "match"
@@ -403,7 +406,7 @@ class SqlRepository(ABC):
 
     # What a transaction read, for a backend that keeps copies of records.
 
-    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:  # noqa: B027
+    def _loaded(self, record: CachedRecord) -> None:  # noqa: B027
         """The running transaction read ``record``."""
 
     def _loaded_latest(self, match_id: int, round_id: int) -> None:  # noqa: B027
@@ -1435,14 +1438,19 @@ class SqlRepository(ABC):
             "SELECT language, deck, hands FROM preferences WHERE user_id = ?", user_id
         )
         if row is None:
-            return Preferences(user_id)
-        return Preferences(user_id, row["language"], DeckStyle(row["deck"]), HandsIn(row["hands"]))
+            preferences = Preferences(user_id)
+        else:
+            preferences = Preferences(
+                user_id, row["language"], DeckStyle(row["deck"]), HandsIn(row["hands"])
+            )
+        self._loaded(preferences)
+        return preferences
 
     @reads
     async def preferences(self, user_id: int) -> Preferences:
         return await self._tx(lambda db: self._load_preferences(db, user_id), read=True)
 
-    @writes(Kind.PREFERENCES)
+    @writes(Kind.PREFERENCES.by("user_id"))
     async def update_preferences(self, user_id: int, **fields: Any) -> Preferences:
         clean = validate_preferences(fields)
 

@@ -9,9 +9,10 @@ each in its own SAVEPOINT, one after the other, under a single ``BEGIN IMMEDIATE
 interleave; a caller cancelled while its transaction runs does not cut it short.
 
 Cache: the records every interaction reads (guild settings, matches, rounds, a match's latest
-round) are kept. Only the database thread changes the caches: a transaction that declared it
-writes a record (``@writes`` in data/sql.py) drops it at once, reads it again at its end, and
-that record, like every record it read, is put back after the COMMIT. So a cached record is
+round, a person's preferences) are kept. Only the database thread changes the caches: a
+transaction that declared it writes a record (``@writes`` in data/sql.py) drops it at once,
+reads it again at its end, and that record, like every record it read, is put back after
+the COMMIT. So a cached record is
 always one that was committed, and the event loop reads it without a round trip.
 """
 
@@ -23,8 +24,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from .repository import GuildSettings, MatchRecord, RoundRecord
-from .sql import Kind, reads
+from .repository import GuildSettings, MatchRecord, Preferences, RoundRecord
+from .sql import CachedRecord, Kind, reads
 from .sqlite import SqliteRepository, drive
 from .sqlite_db import SqliteConnection
 
@@ -54,11 +55,13 @@ class BatchedSqliteRepository(SqliteRepository):
         self._match_cache = _Cache()  # match id -> MatchRecord
         self._round_cache = _Cache()  # round id -> RoundRecord
         self._latest_round = _Cache()  # match id -> id of its latest round
+        self._preferences_cache = _Cache()  # user id -> Preferences
         self._caches = {
             Kind.SETTINGS: self._settings_cache,
             Kind.MATCH: self._match_cache,
             Kind.ROUND: self._round_cache,
             Kind.LATEST_ROUND: self._latest_round,
+            Kind.PREFERENCES: self._preferences_cache,
         }
         self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Future[None] | None = None
@@ -94,9 +97,16 @@ class BatchedSqliteRepository(SqliteRepository):
         cached = None if round_id is None else self._round_cache.get(round_id)
         return cached if cached is not None else await super().current_round(match_id)
 
-    def _loaded(self, record: GuildSettings | MatchRecord | RoundRecord) -> None:
+    @reads
+    async def preferences(self, user_id: int) -> Preferences:
+        cached = self._preferences_cache.get(user_id)
+        return cached if cached is not None else await super().preferences(user_id)
+
+    def _loaded(self, record: CachedRecord) -> None:
         if isinstance(record, GuildSettings):
             self._loaded_now.append((self._settings_cache, record.guild_id, record))
+        elif isinstance(record, Preferences):
+            self._loaded_now.append((self._preferences_cache, record.user_id, record))
         elif isinstance(record, MatchRecord):
             self._loaded_now.append((self._match_cache, record.id, record))
         else:
@@ -124,6 +134,7 @@ class BatchedSqliteRepository(SqliteRepository):
             Kind.MATCH: self._load_match,
             Kind.ROUND: self._load_round,
             Kind.LATEST_ROUND: self._load_current_round,
+            Kind.PREFERENCES: self._load_preferences,
         }
         for kind, key in self._changed_now:
             drive(load[kind](self._cursor, key))

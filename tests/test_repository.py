@@ -41,6 +41,7 @@ from data import (
 )
 from data.migrate import TABLES
 from data.postgres import PostgresRepository
+from data.repository import Preferences
 from data.schema import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, discover_migrations
 from data.sqlite import SqliteRepository
 from data.sqlite_batch import BatchedSqliteRepository
@@ -1336,6 +1337,28 @@ async def test_a_write_in_the_same_batch_as_a_read_never_leaves_the_read_cached(
     assert read.status == "lobby" and started
     assert repo._match_cache[m.id].status == "playing"  # read again by the write, after it
     assert (await repo.get_match(m.id)).status == "playing"
+
+
+async def test_preferences_are_cached_and_a_change_is_read_at_once(
+    sqlite_repo: BatchedSqliteRepository,
+) -> None:
+    """A person's preferences (read on every click) come from the cache once read, and an
+    update replaces the cached ones, in the same batch as a read too."""
+    repo = sqlite_repo
+    assert (await repo.preferences(7)).language is None
+    assert repo._preferences_cache[7] == Preferences(7)  # kept, though nothing is stored
+    read, changed = await asyncio.gather(
+        repo.preferences(7), repo.update_preferences(7, language="vi", deck="four_colour")
+    )
+    assert read.language is None and changed.language == "vi"
+    assert repo._preferences_cache[7] == changed
+    statements: list[str] = []
+    await repo._conn.run(lambda db: db.set_trace_callback(statements.append))
+    try:
+        assert await repo.preferences(7) == changed
+    finally:
+        await repo._conn.run(lambda db: db.set_trace_callback(None))
+    assert statements == []  # from the cache: no round trip to the database
 
 
 async def test_a_batch_that_sqlite_ends_fails_for_every_transaction_in_it(
