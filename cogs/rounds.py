@@ -466,10 +466,10 @@ class Rounds:
         ``TakenOver`` (nothing posted) if its claim was no longer this process's."""
         lang = await language_for(self.repo, match)  # the table's
         result = round_result(match, rnd)
-        totals = await self._totals(match)
         last = rnd.number >= match.rounds_total
         title = showdown_title(rnd.number, match.rounds_total, lang)
-        image = await self._render(result, lang, title)
+        # the totals are read while the worker draws the picture (which may wait its turn)
+        totals, image = await asyncio.gather(self._totals(match), self._render(result, lang, title))
         screen = partial(
             showdown_screen,
             result,
@@ -483,6 +483,7 @@ class Rounds:
             next_at=None if last else (rnd.scored_at or time.time()) + self.flow.pause,
         )
         channel = self.services.channel(match.channel_id)
+        # checked after the picture: this process may have been taken for dead meanwhile
         if not await self.repo.holds_showdown(rnd.id, owner=self.services.scheduler.owner):
             raise TakenOver
         sent = await attempt(

@@ -12,8 +12,8 @@ Cache: the records every interaction reads (guild settings, matches, rounds, a m
 round, a person's preferences) are kept. Only the database thread changes the caches: a
 transaction that declared it writes a record (``@writes`` in data/sql.py) drops it at once,
 reads it again at its end, and that record, like every record it read, is put back after
-the COMMIT. So a cached record is
-always one that was committed, and the event loop reads it without a round trip.
+the COMMIT. So a cached record is always one that was committed, and the event loop reads it
+without a round trip.
 """
 
 from __future__ import annotations
