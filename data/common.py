@@ -425,14 +425,15 @@ def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
     return [match_record(m, seats, secs) for m, seats in _grouped(rows, width, seat_record)]
 
 
-def rounds_from_rows(rows: Sequence[Row], secs: Seconds) -> list[RoundRecord]:
-    """Rounds from rows of one of a round's hands' ``HAND_COLUMNS`` then the round's
-    ``ROUND_COLUMNS``, in seat order."""
-    width = len(HAND_COLUMNS)
-    return [
-        round_record(r, hands, secs)
-        for r, hands in _grouped(rows, width, lambda h: hand_record(h, secs))
-    ]
+def rounds_with_hands(
+    rounds: Sequence[Row], hands: Sequence[Row], secs: Seconds
+) -> list[RoundRecord]:
+    """Rounds from their rows' ``ROUND_COLUMNS`` (the id first) and the rows of their hands,
+    each the round's id then its ``HAND_COLUMNS``, in seat order."""
+    by_round: dict[int, list[HandRecord]] = {r[0]: [] for r in rounds}
+    for h in hands:
+        by_round[h[0]].append(hand_record(h[1:], secs))
+    return [round_record(r[:], by_round[r[0]], secs) for r in rounds]
 
 
 def match_summary(match: MatchRecord, sums: Iterable[tuple[int, float | None]]) -> MatchSummary:

@@ -52,7 +52,7 @@ from .common import (
     now_or,
     period_start,
     ranked_where,
-    rounds_from_rows,
+    rounds_with_hands,
     seat_language,
     timer_conflict,
     timer_record,
@@ -329,10 +329,8 @@ _MATCH_ROWS = (
     f"SELECT {_columns('s', SEAT_COLUMNS)}, {_columns('m', MATCH_COLUMNS)}"
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
 )
-_ROUND_ROWS = (
-    f"SELECT {_columns('h', HAND_COLUMNS)}, {_columns('r', ROUND_COLUMNS)}"
-    " FROM rounds r LEFT JOIN hands h ON h.round_id = r.id"
-)
+_ROUND_ROWS = f"SELECT {_columns('r', ROUND_COLUMNS)} FROM rounds r"
+_HAND_ROWS = f"SELECT h.round_id, {_columns('h', HAND_COLUMNS)} FROM hands h"
 _ACTIVE_MATCH_OF_USER = (
     "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
     f" WHERE s.user_id = ? AND m.status {_ACTIVE} ORDER BY m.id LIMIT 1"
@@ -428,8 +426,18 @@ class SqlRepository(ABC):
         return found[0] if found else None
 
     async def _load_rounds(self, db: Tx, where: str, *args: Any) -> list[RoundRecord]:
-        rows = await db.all(f"{_ROUND_ROWS} WHERE {where} ORDER BY r.number, h.seat", *args)
-        return self._remember(rounds_from_rows(rows, db.secs))
+        """The rounds ``where`` picks (``r`` is ``rounds``), then their hands: two statements,
+        so that a round's columns (its result's JSON among them) come once, not once a hand
+        as from a join (which made loading a round the SQLite backend's largest cost)."""
+        rows = await db.all(f"{_ROUND_ROWS} WHERE {where} ORDER BY r.number", *args)
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        hands = await db.all(
+            f"{_HAND_ROWS} WHERE h.round_id IN ({_marks(len(ids))}) ORDER BY h.round_id, h.seat",
+            *ids,
+        )
+        return self._remember(rounds_with_hands(rows, hands, db.secs))
 
     async def _load_round(self, db: Tx, round_id: int) -> RoundRecord | None:
         found = await self._load_rounds(db, "r.id = ?", round_id)
