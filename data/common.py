@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import asyncpg
 
@@ -37,8 +36,6 @@ class Row(Protocol):
 
     def __getitem__(self, key: str | int | slice, /) -> Any: ...
 
-
-P = TypeVar("P")
 
 # A stored time -> unix seconds: SQLite stores REAL seconds, PostgreSQL timestamptz.
 Seconds = Callable[[Any], float | None]
@@ -88,12 +85,13 @@ def check_setting(texts: dict[str, str | None], dealt: tuple[str, ...]) -> None:
         return
     if len(given) != 3:
         raise ValueError("give all three rows (back, middle, front) or none")
+    placed: list[str] = []
     for name, size in ROW_SIZES.items():
-        n = len(cards_tuple(texts[name]) or ())
-        if n != size:
-            raise ValueError(f"the {name} row needs {size} cards, not {n}")
-    placed = Counter(c for name in ROW_SIZES for c in cards_tuple(texts[name]) or ())
-    if placed != Counter(dealt):
+        row = cards_tuple(texts[name]) or ()
+        if len(row) != size:
+            raise ValueError(f"the {name} row needs {size} cards, not {len(row)}")
+        placed += row
+    if sorted(placed) != sorted(dealt):  # the same cards, each as often (a sort: 13 codes)
         raise ValueError("the setting does not use exactly the cards dealt to the seat")
 
 
@@ -402,27 +400,15 @@ def round_record(v: Sequence[Any], hands: Sequence[HandRecord], secs: Seconds) -
     )
 
 
-def _grouped(
-    rows: Sequence[Row], width: int, part: Callable[[Sequence[Any]], P]
-) -> list[tuple[Sequence[Any], list[P]]]:
-    """Rows of a part's ``width`` columns (its first one NULL for a record without parts)
-    then its record's (the record's id first), grouped by the record in the order they come:
-    each record's columns and its parts."""
-    groups: dict[int, tuple[Sequence[Any], list[P]]] = {}
-    for r in rows:
-        group = groups.get(r[width])
-        if group is None:
-            group = groups[r[width]] = (r[width:], [])
-        if r[0] is not None:
-            group[1].append(part(r[:width]))
-    return list(groups.values())
-
-
-def matches_from_rows(rows: Sequence[Row], secs: Seconds) -> list[MatchRecord]:
-    """Matches from rows of one of a match's seats' ``SEAT_COLUMNS`` then the match's
-    ``MATCH_COLUMNS``, in seat order."""
-    width = len(SEAT_COLUMNS)
-    return [match_record(m, seats, secs) for m, seats in _grouped(rows, width, seat_record)]
+def matches_with_seats(
+    matches: Sequence[Row], seats: Sequence[Row], secs: Seconds
+) -> list[MatchRecord]:
+    """Matches from their rows' ``MATCH_COLUMNS`` (the id first) and the rows of their
+    seats, each the match's id then its ``SEAT_COLUMNS``, in seat order."""
+    by_match: dict[int, list[SeatRecord]] = {m[0]: [] for m in matches}
+    for s in seats:
+        by_match[s[0]].append(seat_record(s[1:]))
+    return [match_record(m[:], by_match[m[0]], secs) for m in matches]
 
 
 def rounds_with_hands(

@@ -48,7 +48,7 @@ from .common import (
     coach_fields,
     from_json,
     match_summary,
-    matches_from_rows,
+    matches_with_seats,
     now_or,
     period_start,
     ranked_where,
@@ -325,10 +325,8 @@ _DEALT = _in(DEALT_STATUSES)
 # A match and its seats, one row per seat (one row with NULL seat columns if it has none),
 # and a round and its hands likewise: the part's columns, then the record's, as the builders
 # (data/common.py) read them.
-_MATCH_ROWS = (
-    f"SELECT {_columns('s', SEAT_COLUMNS)}, {_columns('m', MATCH_COLUMNS)}"
-    " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id"
-)
+_MATCH_ROWS = f"SELECT {_columns('m', MATCH_COLUMNS)} FROM matches m"
+_SEAT_ROWS = f"SELECT s.match_id, {_columns('s', SEAT_COLUMNS)} FROM match_seats s"
 _ROUND_ROWS = f"SELECT {_columns('r', ROUND_COLUMNS)} FROM rounds r"
 _HAND_ROWS = f"SELECT h.round_id, {_columns('h', HAND_COLUMNS)} FROM hands h"
 _ACTIVE_MATCH_OF_USER = (
@@ -418,8 +416,17 @@ class SqlRepository(ABC):
         return found
 
     async def _load_matches(self, db: Tx, where: str, *args: Any) -> list[MatchRecord]:
-        rows = await db.all(f"{_MATCH_ROWS} WHERE {where} ORDER BY m.id, s.seat", *args)
-        return self._remember(matches_from_rows(rows, db.secs))
+        """The matches ``where`` picks (``m`` is ``matches``), then their seats: two
+        statements, as rounds are loaded (``_load_rounds``)."""
+        rows = await db.all(f"{_MATCH_ROWS} WHERE {where} ORDER BY m.id", *args)
+        if not rows:
+            return []
+        seats = await db.all(
+            f"{_SEAT_ROWS} WHERE s.match_id IN (SELECT m.id FROM matches m WHERE {where})"
+            " ORDER BY s.match_id, s.seat",
+            *args,
+        )
+        return self._remember(matches_with_seats(rows, seats, db.secs))
 
     async def _load_match(self, db: Tx, match_id: int) -> MatchRecord | None:
         found = await self._load_matches(db, "m.id = ?", match_id)

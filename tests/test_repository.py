@@ -759,6 +759,9 @@ async def test_submit_hand_is_idempotent(repo: Repository) -> None:
     other = hands[1]
     with pytest.raises(ValueError, match="exactly the cards"):
         await repo.submit_hand(rnd.id, 1, *split(hands[0]), None, False)
+    with pytest.raises(ValueError, match="exactly the cards"):  # one card twice, one left out
+        twice = [other[10], other[11], other[10]]
+        await repo.submit_hand(rnd.id, 1, other[:5], other[5:10], twice, None, False)
     with pytest.raises(ValueError, match="front row needs 3"):
         await repo.submit_hand(rnd.id, 1, other[:5], other[5:10], other[10:12], None, False)
     with pytest.raises(ValueError, match="all three rows"):
