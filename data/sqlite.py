@@ -65,15 +65,21 @@ class SqliteTx(Tx):
         row: sqlite3.Row | None = self._db.execute(sql, args).fetchone()
         return row
 
+    # run, many and insert are the statements that write (data/sql.py writes through no
+    # other): each tells the repository, whose cache knows then what it read before it.
+
     async def run(self, sql: str, *args: Any) -> int:
+        self._repo._wrote()
         return self._db.execute(sql, args).rowcount
 
     async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._repo._wrote()
         self._db.executemany(sql, rows)
 
     async def insert(self, sql: str, *args: Any) -> int:
         """The new rowid, without ``RETURNING`` (which SQLite runs through two temporary
         tables)."""
+        self._repo._wrote()
         rowid = self._db.execute(sql, args).lastrowid
         assert rowid is not None
         return rowid
@@ -133,6 +139,9 @@ class SqliteRepository(SqlRepository):
 
     def _changing(self, kind: Kind, key: Any) -> None:
         """The running transaction is about to write to that record."""
+
+    def _wrote(self) -> None:
+        """The running transaction is about to run a statement that writes."""
 
     async def _run(self, fn: Callable[[], T]) -> T:
         """``fn`` as one transaction on the connection's thread (reads too: a consistent

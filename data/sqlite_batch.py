@@ -46,6 +46,17 @@ class _Cache(dict[Any, Any]):
                 del self[old]
 
 
+def _key_of(record: CachedRecord) -> tuple[Kind, int]:
+    """The kind of a record the cache keeps, and its key."""
+    if isinstance(record, GuildSettings):
+        return Kind.SETTINGS, record.guild_id
+    if isinstance(record, Preferences):
+        return Kind.PREFERENCES, record.user_id
+    if isinstance(record, MatchRecord):
+        return Kind.MATCH, record.id
+    return Kind.ROUND, record.id
+
+
 class BatchedSqliteRepository(SqliteRepository):
     """``SqliteRepository`` with group commits and a cache of committed records."""
 
@@ -65,9 +76,11 @@ class BatchedSqliteRepository(SqliteRepository):
         }
         self._pending: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Future[None] | None = None
-        # Kept by the database thread for the transaction it runs.
+        # Kept by the database thread for the transaction it runs: what it read, what it
+        # changes, and what it read after its last writing statement (already as it leaves it).
         self._loaded_now: list[tuple[_Cache, Any, Any]] = []
         self._changed_now: dict[tuple[Kind, int], None] = {}
+        self._fresh_now: set[tuple[Kind, int]] = set()
 
     async def close(self) -> None:
         while self._flusher is not None and not self._flusher.done():
@@ -103,17 +116,16 @@ class BatchedSqliteRepository(SqliteRepository):
         return cached if cached is not None else await super().preferences(user_id)
 
     def _loaded(self, record: CachedRecord) -> None:
-        if isinstance(record, GuildSettings):
-            self._loaded_now.append((self._settings_cache, record.guild_id, record))
-        elif isinstance(record, Preferences):
-            self._loaded_now.append((self._preferences_cache, record.user_id, record))
-        elif isinstance(record, MatchRecord):
-            self._loaded_now.append((self._match_cache, record.id, record))
-        else:
-            self._loaded_now.append((self._round_cache, record.id, record))
+        kind, key = _key_of(record)
+        self._loaded_now.append((self._caches[kind], key, record))
+        self._fresh_now.add((kind, key))
 
     def _loaded_latest(self, match_id: int, round_id: int) -> None:
         self._loaded_now.append((self._latest_round, match_id, round_id))
+        self._fresh_now.add((Kind.LATEST_ROUND, match_id))
+
+    def _wrote(self) -> None:
+        self._fresh_now.clear()
 
     def _changing(self, kind: Kind, key: int) -> None:
         """Drop the record now, and again after the COMMIT (an earlier transaction of the
@@ -128,16 +140,34 @@ class BatchedSqliteRepository(SqliteRepository):
 
     def _read_again(self) -> None:
         """At the end of a transaction: read the records it changed (so the ones it leaves
-        are cached once it has committed)."""
+        are cached once it has committed), but for those it read after its last writing
+        statement. A match's latest round comes last: when it is a round just read, only
+        its id is looked up."""
         load = {
             Kind.SETTINGS: self._load_settings,
             Kind.MATCH: self._load_match,
             Kind.ROUND: self._load_round,
-            Kind.LATEST_ROUND: self._load_current_round,
             Kind.PREFERENCES: self._load_preferences,
         }
-        for kind, key in self._changed_now:
-            drive(load[kind](self._cursor, key))
+        changed = [c for c in self._changed_now if c not in self._fresh_now]
+        for kind, key in changed:
+            if kind != Kind.LATEST_ROUND:
+                drive(load[kind](self._cursor, key))
+        for kind, key in changed:
+            if kind == Kind.LATEST_ROUND:
+                self._read_latest_again(key)
+
+    def _read_latest_again(self, match_id: int) -> None:
+        assert self._db is not None, "only inside a transaction"
+        row = self._db.execute(
+            "SELECT id FROM rounds WHERE match_id = ? ORDER BY number DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        if row is None:
+            return  # no round yet: nothing to keep
+        if (Kind.ROUND, row[0]) in self._fresh_now:
+            self._loaded_latest(match_id, row[0])
+        else:
+            drive(self._load_current_round(self._cursor, match_id))
 
     # ------------------------------------------------------------------ group commit
 
@@ -186,6 +216,7 @@ class BatchedSqliteRepository(SqliteRepository):
             try:
                 for fn in fns:
                     self._loaded_now, self._changed_now = [], {}
+                    self._fresh_now = set()
                     db.execute("SAVEPOINT tx")
                     try:
                         value = fn()
@@ -213,3 +244,4 @@ class BatchedSqliteRepository(SqliteRepository):
             return outcomes
         finally:
             self._db, self._loaded_now, self._changed_now = None, [], {}
+            self._fresh_now = set()

@@ -438,6 +438,52 @@ async def test_the_cache_is_dropped_by_what_a_write_declares(db_path: str) -> No
         await repo.close()
 
 
+async def test_a_record_read_after_a_writes_last_statement_is_cached_without_reading_again(
+    db_path: str,
+) -> None:
+    """add_seat reads its match, and start_round its new round, after their last INSERT:
+    that read is what the SQLite cache keeps (as the table's latest round too), with no
+    second read of it."""
+    repo = await open_repository(db_path)
+    try:
+        statements: list[str] = []
+        await repo._conn.run(lambda db: db.set_trace_callback(statements.append))
+        m = await new_match(repo, seats=2)
+        m = await repo.add_seat(m.id, 101, "Budi")
+        assert sum("FROM match_seats s WHERE" in s for s in statements) == 2  # one each
+        assert repo._match_cache[m.id] == m
+        await repo.start_match(m.id)
+        statements.clear()
+        rnd = await repo.start_round(m.id, 1, 1, T0, the_deal(2, 1))
+        await repo._conn.run(lambda db: db.set_trace_callback(None))
+        assert sum("FROM hands h WHERE" in s for s in statements) == 1  # read once
+        assert repo._round_cache[rnd.id] == rnd and repo._latest_round[m.id] == rnd.id
+        assert await repo.current_round(m.id) == rnd
+    finally:
+        await repo.close()
+
+
+async def test_a_record_read_before_a_writes_last_statement_is_read_again(db_path: str) -> None:
+    """A write that reads a record, then writes to it: the cache keeps it as it was left."""
+    repo = await open_repository(db_path)
+    try:
+        m = await playing_match(repo)
+
+        @writes(Kind.MATCH.by("match_id"))
+        async def read_then_write(self: SqlRepository, match_id: int) -> None:
+            async def tx(db) -> None:  # type: ignore[no-untyped-def]
+                await self._load_match(db, match_id)
+                await db.run("UPDATE matches SET countdown = 99 WHERE id = ?", match_id)
+
+            await self._tx(tx)
+
+        await read_then_write(repo, m.id)
+        assert repo._match_cache[m.id].countdown == 99
+        assert (await repo.get_match(m.id)).countdown == 99
+    finally:
+        await repo.close()
+
+
 def test_migrations_from_6_on_have_the_same_numbers_in_both_folders() -> None:
     sqlite = {m.version: m.name for m in discover_migrations(SQLITE_MIGRATIONS) if m.version >= 6}
     postgres = {
