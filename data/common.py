@@ -64,10 +64,13 @@ def cards_text(cards: Iterable[Any] | None) -> str | None:
     if cards is None:
         return None
     codes = [str(c).strip() for c in cards]
-    for code in codes:
-        if not code or " " in code:
-            raise ValueError(f"bad card code {code!r}")
-    return " ".join(codes)
+    text = " ".join(codes)
+    # n codes, none empty, joined by exactly n - 1 spaces: none holds a space (one check
+    # in C for the usual case, then the culprit named)
+    if "" in codes or text.count(" ") != max(len(codes) - 1, 0):
+        bad = next(code for code in codes if not code or " " in code)
+        raise ValueError(f"bad card code {bad!r}")
+    return text
 
 
 def cards_tuple(text: str | None) -> tuple[str, ...] | None:

@@ -39,6 +39,7 @@ from data import (
     open_repository,
     postgres_db,
 )
+from data.common import cards_text
 from data.migrate import TABLES
 from data.postgres import PostgresRepository
 from data.repository import Preferences
@@ -1603,3 +1604,17 @@ async def test_a_language_code_keeps_its_case_whatever_is_typed(
     accepted by the database: no CHECK lists the languages)."""
     await repo.update_guild_settings(1, language=lang.lower())
     assert (await repo.guild_settings(1)).get(LANGUAGE) == lang
+
+
+@pytest.mark.parametrize(
+    ("cards", "stored"), [(["AS", "KD"], "AS KD"), ([" AS "], "AS"), ([], ""), (None, None)]
+)
+def test_card_codes_are_stored_as_one_text(cards, stored) -> None:
+    assert cards_text(cards) == stored
+
+
+@pytest.mark.parametrize("cards", [["AS", ""], ["A S"], ["AS", "K D", "QH"], [""]])
+def test_a_card_code_that_is_empty_or_holds_a_space_is_refused_by_name(cards) -> None:
+    bad = next(code for code in cards if not code.strip() or " " in code.strip())
+    with pytest.raises(ValueError, match=f"bad card code {bad.strip()!r}"):
+        cards_text(cards)
