@@ -90,7 +90,23 @@ class SqliteConnection:
         self._db = _connect(path)
 
     def _work(self) -> None:
-        while (job := self._queue.get()) is not None:
+        """Run the jobs in order. Results go back together: while more jobs wait, up to
+        HAND_BACK_JOBS results or HAND_BACK_SECONDS since the first, so that a busy queue
+        wakes the event loop once for several (each wake-up is a write to its pipe, and the
+        GIL passed back and forth), never later than that."""
+        done: list[_Done] = []
+        since = 0.0
+        while True:
+            if done:
+                try:
+                    job = self._queue.get_nowait()
+                except queue.Empty:  # nothing waits: hand back what is done, then wait
+                    done = _hand_back(done)
+                    job = self._queue.get()
+            else:
+                job = self._queue.get()
+            if job is None:
+                break
             loop, future, fn = job
             if future.cancelled():  # its caller gave up before it started: skip it
                 continue
@@ -98,10 +114,12 @@ class SqliteConnection:
                 value, error = fn(), None
             except BaseException as exc:
                 value, error = None, exc
-            try:
-                loop.call_soon_threadsafe(_settle, future, value, error)
-            except RuntimeError:  # the caller's loop is closed: nobody waits for it
-                pass
+            if not done:
+                since = time.monotonic()
+            done.append((loop, future, value, error))
+            if len(done) >= HAND_BACK_JOBS or time.monotonic() - since >= HAND_BACK_SECONDS:
+                done = _hand_back(done)
+        _hand_back(done)
 
     async def _call(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -135,6 +153,28 @@ class SqliteConnection:
 
 
 _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
+_Done = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Any, BaseException | None]
+
+HAND_BACK_JOBS = 16  # results handed back to the event loop at once, at most
+HAND_BACK_SECONDS = 0.001  # a result waits for others this long at most
+
+
+def _hand_back(done: list[_Done]) -> list[_Done]:
+    """Settle ``done``'s futures on their loops, one wake-up a loop; an empty list."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Done]] = {}
+    for item in done:
+        by_loop.setdefault(item[0], []).append(item)
+    for loop, items in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle_all, items)
+        except RuntimeError:  # the caller's loop is closed: nobody waits for them
+            pass
+    return []
+
+
+def _settle_all(items: list[_Done]) -> None:
+    for _loop, future, value, error in items:
+        _settle(future, value, error)
 
 
 def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:

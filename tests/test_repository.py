@@ -1618,3 +1618,33 @@ def test_a_card_code_that_is_empty_or_holds_a_space_is_refused_by_name(cards) ->
     bad = next(code for code in cards if not code.strip() or " " in code.strip())
     with pytest.raises(ValueError, match=f"bad card code {bad.strip()!r}"):
         cards_text(cards)
+
+
+async def test_the_connection_hands_back_every_result_in_order_and_each_at_once_when_idle(
+    tmp_path: Path,
+) -> None:
+    """Calls queued together get their own results (an error to its own caller), in the
+    order they ran, however many are handed back at once; a lone call is not held back."""
+    conn = await SqliteConnection.open(tmp_path / "c.sqlite3")
+    try:
+        ran: list[int] = []
+
+        def job(i: int) -> Callable[[sqlite3.Connection], int]:
+            def fn(db: sqlite3.Connection) -> int:
+                ran.append(i)
+                if i == 37:
+                    raise ValueError("job 37")
+                return int(db.execute("SELECT ?", (i,)).fetchone()[0])
+
+            return fn
+
+        results = await asyncio.gather(
+            *(conn.run(job(i)) for i in range(100)), return_exceptions=True
+        )
+        assert ran == list(range(100))
+        assert [r for i, r in enumerate(results) if i != 37] == [i for i in range(100) if i != 37]
+        assert isinstance(results[37], ValueError)
+        for _ in range(20):  # one at a time: each answered once it ran (not held for others)
+            assert await asyncio.wait_for(conn.run(lambda db: 1), 30) == 1
+    finally:
+        await conn.close()
