@@ -66,3 +66,7 @@ GIL_SWITCH_SECONDS = 0.0005
 
 # --- the database ----------------------------------------------------------------------
 DATABASE_CONNECT_SECONDS = 10.0  # how long to wait for the PostgreSQL server to answer
+# SQLite's thread hands results back to the event loop together while more calls wait
+# (data/sqlite_db.py): a result waits for others this long at most once it is done, besides
+# the one call that runs meanwhile.
+SQLITE_HAND_BACK_SECONDS = 0.001

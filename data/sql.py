@@ -322,9 +322,9 @@ _FINISHED = _in(FINISHED_STATUSES)
 _SCORED = _in(SCORED_STATUSES)
 _DEALT = _in(DEALT_STATUSES)
 
-# A match and its seats, one row per seat (one row with NULL seat columns if it has none),
-# and a round and its hands likewise: the part's columns, then the record's, as the builders
-# (data/common.py) read them.
+# A match's columns, then its seats' (the match id first); a round's, then its hands' (the
+# round id first): as the builders (data/common.py) read them. Two statements each, not a
+# join that would repeat the record's columns on each part's row.
 _MATCH_ROWS = f"SELECT {_columns('m', MATCH_COLUMNS)} FROM matches m"
 _SEAT_ROWS = f"SELECT s.match_id, {_columns('s', SEAT_COLUMNS)} FROM match_seats s"
 _ROUND_ROWS = f"SELECT {_columns('r', ROUND_COLUMNS)} FROM rounds r"
@@ -449,6 +449,12 @@ class SqlRepository(ABC):
     async def _load_round(self, db: Tx, round_id: int) -> RoundRecord | None:
         found = await self._load_rounds(db, "r.id = ?", round_id)
         return found[0] if found else None
+
+    async def _latest_round_id(self, db: Tx, match_id: int) -> int | None:
+        found = await db.value(
+            "SELECT id FROM rounds WHERE match_id = ? ORDER BY number DESC LIMIT 1", match_id
+        )
+        return None if found is None else int(found)
 
     async def _load_current_round(self, db: Tx, match_id: int) -> RoundRecord | None:
         found = await self._load_rounds(

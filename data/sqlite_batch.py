@@ -150,24 +150,17 @@ class BatchedSqliteRepository(SqliteRepository):
             Kind.PREFERENCES: self._load_preferences,
         }
         changed = [c for c in self._changed_now if c not in self._fresh_now]
-        for kind, key in changed:
+        for kind, key in sorted(changed, key=lambda c: c[0] == Kind.LATEST_ROUND):
             if kind != Kind.LATEST_ROUND:
                 drive(load[kind](self._cursor, key))
-        for kind, key in changed:
-            if kind == Kind.LATEST_ROUND:
-                self._read_latest_again(key)
-
-    def _read_latest_again(self, match_id: int) -> None:
-        assert self._db is not None, "only inside a transaction"
-        row = self._db.execute(
-            "SELECT id FROM rounds WHERE match_id = ? ORDER BY number DESC LIMIT 1", (match_id,)
-        ).fetchone()
-        if row is None:
-            return  # no round yet: nothing to keep
-        if (Kind.ROUND, row[0]) in self._fresh_now:
-            self._loaded_latest(match_id, row[0])
-        else:
-            drive(self._load_current_round(self._cursor, match_id))
+                continue
+            round_id = drive(self._latest_round_id(self._cursor, key))
+            if round_id is None:
+                continue  # no round yet: nothing to keep
+            if (Kind.ROUND, round_id) in self._fresh_now:
+                self._loaded_latest(key, round_id)
+            else:
+                drive(self._load_current_round(self._cursor, key))
 
     # ------------------------------------------------------------------ group commit
 

@@ -22,6 +22,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from capsa.timings import SQLITE_HAND_BACK_SECONDS
+
 from .schema import SQLITE_MIGRATIONS, Migration, discover_migrations
 
 log = logging.getLogger(__name__)
@@ -91,9 +93,11 @@ class SqliteConnection:
 
     def _work(self) -> None:
         """Run the jobs in order. Results go back together: while more jobs wait, up to
-        HAND_BACK_JOBS results or HAND_BACK_SECONDS since the first, so that a busy queue
-        wakes the event loop once for several (each wake-up is a write to its pipe, and the
-        GIL passed back and forth), never later than that."""
+        HAND_BACK_JOBS results, or those done within SQLITE_HAND_BACK_SECONDS of the first
+        (checked after each job, so a long job in between holds them too), so that a busy
+        queue wakes the event loop once for several (each wake-up is a write to its pipe,
+        and the GIL passed back and forth). With nothing waiting, a result goes back at
+        once."""
         done: list[_Done] = []
         since = 0.0
         while True:
@@ -117,7 +121,7 @@ class SqliteConnection:
             if not done:
                 since = time.monotonic()
             done.append((loop, future, value, error))
-            if len(done) >= HAND_BACK_JOBS or time.monotonic() - since >= HAND_BACK_SECONDS:
+            if len(done) >= HAND_BACK_JOBS or time.monotonic() - since >= SQLITE_HAND_BACK_SECONDS:
                 done = _hand_back(done)
         _hand_back(done)
 
@@ -156,7 +160,6 @@ _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]
 _Done = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Any, BaseException | None]
 
 HAND_BACK_JOBS = 16  # results handed back to the event loop at once, at most
-HAND_BACK_SECONDS = 0.001  # a result waits for others this long at most
 
 
 def _hand_back(done: list[_Done]) -> list[_Done]:
