@@ -27,8 +27,8 @@ README = ROOT / "README.md"
 # Examples that are only shown, with the reason. Installing commands (make, pip, the lock
 # script) never match EXAMPLE; these would.
 NOT_RUN = {
-    "python -m capsa.solver.build_tables": (
-        "rewrites capsa/solver/row_tables.npz and takes about 8.5 minutes"
+    "python -m capsa.build_tables": (
+        "rewrites capsa/solver/row_tables.npz and takes about 12 minutes on 2 cores"
     ),
 }
 

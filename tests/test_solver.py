@@ -28,7 +28,7 @@ from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
 from capsa.solver import evaluator as ev
 from capsa.solver import model as solver_model
-from capsa.solver.build_tables import build, table_presets
+from capsa.solver.build_tables import build, normal_rows, table_presets
 from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.solver.model import (
     RowModel,
@@ -712,7 +712,8 @@ def test_row_model_equals_score_round_against_known_opponents(name, opponents):
         settings, mine, classes = _identical_opponents(opponents, preset, rng)
         counts = np.zeros((3, ev.showdown_classes(preset.suit_tiebreak).count))
         counts[np.arange(3), list(classes)] = 1.0
-        model = RowModel(preset, opponents, counts, sweep=0.0)
+        joint = solver_model.joint_counts(np.array([classes]), counts)
+        model = RowModel(preset, opponents, counts, sweep=0.0, joint=joint)
         tables = ev.HandTables(mine)
         back, middle, front = tables.showdown(preset.suit_tiebreak)[2:]
         expected = model.split_ev(back, middle, front)
@@ -1001,6 +1002,8 @@ def test_build_learns_a_table_by_self_play():
     table = build(preset, 3, iterations=1, hands=300, workers=1, log=lines.append)
     assert table.counts.shape == (3, ev.showdown_classes("early").count)
     assert (table.counts.sum(axis=1) == 300).all()
+    bins = solver_model.JOINT_BINS
+    assert table.joint.shape == (bins, bins, bins) and table.joint.sum() == 300
     assert 0.0 < table.sweep < 0.5
     assert len(lines) == 2 and "table-to-play gap" in lines[1]
 
@@ -1077,3 +1080,78 @@ def test_normal_never_chooses_a_setting_its_showdown_order_dominates(name):
             (keys >= keys[best]).all(axis=1) & (keys > keys[best]).any(axis=1)
         ).any()
     assert dominated_by_keys <= 0.08 * len(hands)  # was 21% under sayapoker (issue 22)
+
+
+# --- the joint of an opponent's rows ------------------------------------------------------
+
+
+def test_row_joint_without_a_joint_is_the_product_of_the_rows():
+    """With no joint (the rows independent): all three below is the product of the three
+    chances (exactly at the grid's points, to within its step between them), all three
+    above the product of their complements."""
+    joint = solver_model.RowJoint(None)
+    grid = solver_model.JOINT_GRID
+    x, y, z = np.random.default_rng(5).integers(0, grid + 1, (3, 200)) / grid
+    assert joint.all_below(x, y, z) == pytest.approx(x * y * z, abs=1e-6)
+    assert joint.all_above(x, y, z) == pytest.approx((1 - x) * (1 - y) * (1 - z), abs=1e-6)
+    x, y, z = np.random.default_rng(6).random((3, 200))
+    assert joint.all_below(x, y, z) == pytest.approx(x * y * z, abs=1.5 / grid)
+
+
+def test_row_joint_reads_rows_that_move_together():
+    """An opponent whose three rows always sit at the same mid-rank: all three fall below
+    (x, x, x) as often as one does, not x ** 3; below (x, y, z) as often as the lowest
+    (read at the cells' edges: within a cell its rows are spread evenly)."""
+    bins = solver_model.JOINT_BINS
+    cells = np.zeros((bins, bins, bins))
+    cells[np.arange(bins), np.arange(bins), np.arange(bins)] = 1.0
+    joint = solver_model.RowJoint(cells)
+    x = np.linspace(0.0, 1.0, bins + 1)
+    assert joint.all_below(x, x, x) == pytest.approx(x, abs=1e-6)
+    assert joint.all_above(x, x, x) == pytest.approx(1 - x, abs=1e-6)
+    at = np.array([0.25, 0.75, 0.5])
+    assert joint.all_below(*at[:, None]) == pytest.approx([0.25], abs=1e-6)
+    with pytest.raises(ValueError, match="16x16x16"):
+        solver_model.RowJoint(np.ones((4, 4, 4)))
+
+
+def test_joint_gives_the_sweep_chances_of_normal_play():
+    """A model learned from 4,000 hands set by normal at four players (their rows' classes
+    and joint, as build_tables counts them) gives the chance to sweep an opponent (win all
+    three rows) and to be swept, for the 100 best splits of each of 6 hands, as 4,000
+    other hands set the same way show them; the rows taken as independent are further off
+    (an opponent's three rows are set from one hand, under one order)."""
+    preset = get_preset("standard")
+    shipped = solver_model.model_for(preset, 3)
+    rng = np.random.default_rng(77)
+    hands = np.stack([rng.permutation(52)[:13] for _ in range(8000)])
+    learned, seen = np.split(normal_rows(hands, preset, shipped), 2)
+    n = ev.showdown_classes(preset.suit_tiebreak).count
+    counts = np.stack([np.bincount(learned[:, pos], minlength=n) for pos in range(3)])
+    joint = solver_model.joint_counts(learned, counts)
+    model = RowModel(preset, 3, counts.astype(np.float64), 0.1, joint)
+    mid = solver_model.mid_ranks(counts)
+    theirs = np.stack([mid[pos][seen[:, pos]] for pos in range(3)], axis=1)
+    won, lost, p = [], [], []
+    for hand in random_hands(6, seed=909):
+        tables = ev.HandTables(np.array(hand))
+        back, middle, front = tables.showdown(preset.suit_tiebreak)[2:]
+        picks = np.argsort(-model.split_ev(back, middle, front))[:100]
+        chances = model.sweeps(back[picks], middle[picks], front[picks])
+        won.append(chances[0])
+        lost.append(chances[1])
+        mine = (back[picks], middle[picks], front[picks])
+        p.append(np.stack([model.columns[i][solver_model.P].take(mine[i]) for i in range(3)], 1))
+    won, lost, p = np.concatenate(won), np.concatenate(lost), np.concatenate(p)
+    seen_won = (theirs[None, :, :] < p[:, None, :]).all(axis=2).mean(axis=1)
+    seen_lost = (theirs[None, :, :] > p[:, None, :]).all(axis=2).mean(axis=1)
+    joint_off = np.abs(won - seen_won).mean(), np.abs(lost - seen_lost).mean()
+    product_off = (
+        np.abs(p.prod(axis=1) - seen_won).mean(),
+        np.abs((1 - p).prod(axis=1) - seen_lost).mean(),
+    )
+    assert max(joint_off) < 0.015, joint_off
+    assert product_off[0] > 1.5 * joint_off[0] and product_off[1] > 1.5 * joint_off[1], (
+        joint_off,
+        product_off,
+    )

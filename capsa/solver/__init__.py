@@ -4,7 +4,7 @@ Four layers, each importing only those before it: ``evaluator`` (vectorised stre
 36,036 splits, the specials a hand holds) -> ``model`` (the ``easy``/``normal`` setters:
 expected points from ``row_tables.npz``) -> ``monte_carlo`` (the ``hard`` setter) ->
 ``front`` (``arrange``). ``build_tables`` rebuilds ``row_tables.npz`` (a table per
-preset, scoring method and table size): ``python -m capsa.solver.build_tables [--table
+preset, scoring method and table size): ``python -m capsa.build_tables [--table
 NAME]``. This package gives the front's API.
 """
 

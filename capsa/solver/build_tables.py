@@ -1,5 +1,5 @@
 """Regenerate the row tables in capsa/solver/row_tables.npz, any or all of them:
-``python -m capsa.solver.build_tables`` (every table), ``--table chinese-poker.2-4.3p``
+``python -m capsa.build_tables`` (every table), ``--table chinese-poker.2-4.3p``
 (one; ``--list`` names them all). Fixed seeds: the same command writes the same tables.
 
 There is one table per preset, scoring method and table size (capsa.solver.model.table_name:
@@ -12,8 +12,12 @@ later iteration sets them with the ``normal`` setter of that preset and table si
 the current table, and the next table is the average of the last half of the iterations'
 plays (fictitious play, so the table settles where ``normal``'s own play matches it
 instead of swinging). Each iteration prints the largest gap between the table it used and
-the play it produced (cumulative distribution, per position). The last iteration also
-measures ``sweep``: how often a hand sweeps another.
+the play it produced (cumulative distribution, per position). The joint of the three rows
+(capsa.solver.model.RowJoint: how often a setting's rows fell in each cell of their
+mid-ranks) is counted from the same plays, each row placed by its mid-rank under the table
+just averaged (not the one it was set with: the two differ by a few hundredths where
+they are noisiest, and a joint counted under another table misplaces its rows). The last
+iteration also measures ``sweep``: how often a hand sweeps another.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from capsa.solver.model import (
     TABLE_PATH,
     RowModel,
     RowTable,
+    joint_counts,
     load_tables,
     normal_splits,
     save_tables,
@@ -95,8 +100,10 @@ def normal_rows(hands: np.ndarray, preset: Preset, model: RowModel) -> np.ndarra
     return out
 
 
-def _chunk(args) -> tuple[np.ndarray, int, int]:
-    preset, players, seed, deals, counts, sweep = args
+def _chunk(args) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """One worker's share of an iteration: (how many rows fell in each showdown class per
+    position, the settings' rows (N, 3), sweeps seen, pairs of hands compared)."""
+    preset, players, seed, deals, counts, sweep, joint = args
     rng = np.random.default_rng(seed)
     hands = np.stack(
         [rng.permutation(52)[: 13 * players].reshape(players, 13) for _ in range(deals)]
@@ -104,10 +111,11 @@ def _chunk(args) -> tuple[np.ndarray, int, int]:
     if counts is None:
         rows = np.array([greedy_rows(HandTables(h), preset) for h in hands.reshape(-1, 13)])
     else:
-        model = RowModel(preset, players - 1, counts, sweep)
+        model = RowModel(preset, players - 1, counts, sweep, joint)
         rows = normal_rows(hands.reshape(-1, 13), preset, model)
     n = showdown_classes(preset.suit_tiebreak).count
     out = np.stack([np.bincount(rows[:, pos], minlength=n) for pos in range(3)])
+    settings = rows.astype(np.int16)
     rows = rows.reshape(deals, players, 3)
     swept = sum(
         int((rows[:, i] > rows[:, j]).all(axis=1).sum())
@@ -115,7 +123,7 @@ def _chunk(args) -> tuple[np.ndarray, int, int]:
         for j in range(players)
         if i != j
     )
-    return out, swept, deals * players * (players - 1)
+    return out, settings, swept, deals * players * (players - 1)
 
 
 def _cdf(counts: np.ndarray) -> np.ndarray:
@@ -140,11 +148,13 @@ def build(
     to a deal)."""
     deals = max(workers, hands // players)
     counts: np.ndarray | None = None
+    joint: np.ndarray | None = None
     sweep = 0.0
     plays: list[np.ndarray] = []
+    settings: list[np.ndarray] = []
     for it in range(iterations + 1):
         chunks = [
-            (preset, players, seed + 1000 * it + c, deals // workers, counts, sweep)
+            (preset, players, seed + 1000 * it + c, deals // workers, counts, sweep, joint)
             for c in range(workers)
         ]
         start = time.perf_counter()
@@ -154,25 +164,29 @@ def build(
             with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
                 results = list(pool.map(_chunk, chunks))
         play = np.sum([r[0] for r in results], axis=0).astype(np.float64)
-        sweep = sum(r[1] for r in results) / sum(r[2] for r in results)
+        rows = np.concatenate([r[1] for r in results]).astype(np.intp)
+        sweep = sum(r[2] for r in results) / sum(r[3] for r in results)
         gap = "" if counts is None else f", table-to-play gap {_gap(counts, play):.4f}"
         log(
             f"  iteration {it}: {deals} deals in {time.perf_counter() - start:.1f}s, "
             f"sweep chance {sweep:.4f}{gap}"
         )
         if it == 0:
-            counts = play
+            counts, joint = play, joint_counts(rows, play)
             continue
         plays.append(play)
+        settings.append(rows)
         counts = np.mean(plays[len(plays) // 2 :], axis=0)
-    assert counts is not None
-    return RowTable(counts, sweep)
+        last = settings[len(settings) // 2 :]
+        joint = joint_counts(np.concatenate(last), counts) / len(last)
+    assert counts is not None and joint is not None
+    return RowTable(counts, sweep, joint)
 
 
 def main(argv=None) -> int:
     every = table_presets()
     parser = argparse.ArgumentParser(
-        prog="python -m capsa.solver.build_tables",
+        prog="python -m capsa.build_tables",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -4,7 +4,7 @@ As in Paul Hankin's cpoker setter, each row's chance to beat a random opponent's
 read from a table indexed by the row's showdown class and position
 (``capsa/solver/row_tables.npz``: one table per preset, scoring method and table size,
 ``table_name``; each learned by self-play on its own table with
-``python -m capsa.solver.build_tables`` until ``normal``'s own play matches it). A showdown
+``python -m capsa.build_tables`` until ``normal``'s own play matches it). A showdown
 class (capsa.solver.evaluator.ShowdownClasses) orders rows as the preset's showdown does,
 less the key card's suit: the strength class, except under sayapoker's ``early`` rule
 (flushes by suit first, pairs by their rank alone). The table holds, per position, how
@@ -15,16 +15,27 @@ often an opponent's row of each class was seen; from it we derive for every clas
 - ``v``: the row's value when it wins (preset bonus, or 1 + royalty for chinese-poker),
 - ``L``: expected value paid when it loses (the opponent's bonus rows included),
 
-and the expected points against one opponent, rows assumed independent::
+and the expected points against one opponent::
 
-    E = sum(p v - L) + (m - 1) [P3 sum(mv) - sum_r mL_r prod_{o != r} q_o]
-        + (T - m) [P3^k sum(mv) - s^(k-1) sum_r mL_r prod_{o != r} q_o]
+    E = sum(p v - L) + (m - 1) [W3 sum(mv) - S3 sum_r mL_r / q_r]
+        + (T - m) [W3^k sum(mv) - s^(k-1) S3 sum_r mL_r / q_r]
 
-with P3 = p_b p_m p_f (a sweep), m the sweep multiplier, T the table-sweep multiplier, k
-opponents, s the chance that a hand sweeps another random hand, ``mv``/``mL`` the part of
-a row's value the multiplier applies to (everything for ``multiply``, the base 1 for
-``base``). ``units`` scoring (chinese-poker) adds +3 for a sweep (1-6) or +-1 for the
-majority of rows (2-4) instead.
+with W3 the chance to win all three rows (a sweep), S3 the chance to lose all three, m the
+sweep multiplier, T the table-sweep multiplier, k opponents, s the chance that a hand
+sweeps another random hand, ``mv``/``mL`` the part of a row's value the multiplier
+applies to (everything for ``multiply``, the base 1 for ``base``; ``mL / q`` is what a
+lost row pays). ``units`` scoring (chinese-poker) adds +3 for a sweep (1-6) or +-1 for
+the majority of rows (2-4) instead.
+
+W3 and S3 are not the product of the rows' chances: an opponent's three rows are set from
+one hand, under one rule (back >= middle >= front), so they are far from independent (one
+whose middle is weak has a weak front too, one whose front holds a pair has a middle that
+beats it). Each table also holds the joint of the three (``RowJoint``): how often an
+opponent's rows fell in each cell of a JOINT_BINS-cube of their mid-ranks (the share of
+opponents' rows below the row, plus half of those equal), learned by the same self-play
+and read at the split's own mid-ranks. The hands it mends most are the ones with a big
+bonus row (four of a kind in the back): a sweep doubles the bonus, and which split wins
+all three rows more often decides (README, "Solver regret").
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
 and the rules (``should_declare``: by expected points; ``should_surrender``: where the
@@ -69,8 +80,11 @@ from capsa.solver.evaluator import (
 from capsa.specials import special_order
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
-# feature columns of RowModel.features[position]
-R, P, Q, MV, ML = range(5)
+# feature columns of RowModel.features[position]: a row's expected points, its chances to
+# win and to lose, the value a sweep multiplies when it wins and what it pays when it loses
+R, P, Q, MV, LOST = range(5)
+JOINT_BINS = 16  # bins of a row's mid-rank per position in RowTable.joint
+JOINT_GRID = 48  # steps per position of the grid RowJoint reads
 Value = TypeVar("Value", float, np.ndarray)
 
 
@@ -82,6 +96,7 @@ class RowTable:
 
     counts: np.ndarray  # (3, showdown classes)
     sweep: float
+    joint: np.ndarray  # (JOINT_BINS,) * 3: the rows' mid-ranks together (RowJoint)
 
 
 def table_name(preset: Preset, players: int) -> str:
@@ -100,7 +115,11 @@ def load_tables(path: str | None = None) -> dict[str, RowTable]:
         raise RuntimeError("row_tables.npz does not match capsa.solver.evaluator: rebuild it")
     names = [str(n) for n in data["names"]]
     return {
-        name: RowTable(data[f"counts_{i}"].astype(np.float64), float(data["sweep"][i]))
+        name: RowTable(
+            data[f"counts_{i}"].astype(np.float64),
+            float(data["sweep"][i]),
+            data[f"joint_{i}"].astype(np.float64),
+        )
         for i, name in enumerate(names)
     }
 
@@ -116,6 +135,7 @@ def save_tables(tables: dict[str, RowTable], meta: dict[str, np.ndarray], path: 
     }
     for i, name in enumerate(names):
         arrays[f"counts_{i}"] = np.rint(tables[name].counts).astype(np.int32)
+        arrays[f"joint_{i}"] = np.rint(tables[name].joint).astype(np.int32)
     # numpy's stubs type **kwds as allow_pickle's bool; every value here is an array
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
@@ -166,13 +186,94 @@ def class_values(preset: Preset, position: str) -> np.ndarray:
     return value_table(preset)[POSITIONS.index(position)][category]
 
 
+def mid_ranks(counts: np.ndarray) -> np.ndarray:
+    """(3, showdown classes): per position, the share of a table's rows below each class
+    plus half of those in it. An opponent's row's mid-rank is where RowJoint places it."""
+    total = counts.sum(axis=1, keepdims=True)
+    return (np.cumsum(counts, axis=1) - 0.5 * counts) / total
+
+
+def joint_counts(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """How many of the settings ``rows`` ((N, 3) showdown classes, back, middle, front)
+    fall in each cell of the JOINT_BINS-cube of their mid-ranks under ``counts``."""
+    mid = mid_ranks(counts)
+    cell = np.zeros(len(rows), dtype=np.intp)
+    for pos in range(3):
+        at = np.minimum((mid[pos][rows[:, pos]] * JOINT_BINS).astype(np.intp), JOINT_BINS - 1)
+        cell = cell * JOINT_BINS + at
+    return np.bincount(cell, minlength=JOINT_BINS**3).reshape((JOINT_BINS,) * 3)
+
+
+class RowJoint:
+    """The chance that one opponent's three rows all fall below (or all above) given
+    points (mid-ranks): from a RowTable's ``joint`` (None: the rows independent), cumulated
+    both ways, spread evenly over each cell (trilinear interpolation; with the rows
+    independent that is exactly the product of the three chances) and kept on a finer
+    grid of JOINT_GRID steps a position, read at the nearest point: a split's chances are
+    then one lookup, not an interpolation (a step is 1/48 of a row's mid-rank, so a
+    chance is off by at most about 1/96 of a row's)."""
+
+    def __init__(self, joint: np.ndarray | None):
+        g = JOINT_BINS
+        cells = np.ones((g, g, g)) if joint is None else np.asarray(joint, dtype=np.float64)
+        if cells.shape != (g, g, g) or not cells.sum() > 0:
+            raise ValueError(f"a row joint is a {g}x{g}x{g} array of counts, not all zero")
+        cells = cells / cells.sum()
+        below = np.zeros((g + 1,) * 3)
+        below[1:, 1:, 1:] = cells.cumsum(0).cumsum(1).cumsum(2)
+        above = np.zeros((g + 1,) * 3)
+        flip = cells[::-1, ::-1, ::-1].cumsum(0).cumsum(1).cumsum(2)
+        above[:-1, :-1, :-1] = flip[::-1, ::-1, ::-1]
+        self.below, self.above = (self._finer(t).ravel() for t in (below, above))
+
+    @staticmethod
+    def _finer(table: np.ndarray) -> np.ndarray:
+        """``table`` on JOINT_BINS + 1 points a position, linearly interpolated to
+        JOINT_GRID + 1 (one axis at a time: trilinear), as float32."""
+        g = JOINT_BINS
+        at = np.arange(JOINT_GRID + 1) * (g / JOINT_GRID)
+        low = np.minimum(at.astype(np.intp), g - 1)
+        frac = at - low
+        for axis in range(3):
+            shape = [1, 1, 1]
+            shape[axis] = -1
+            w = frac.reshape(shape)
+            lower, upper = np.take(table, low, axis=axis), np.take(table, low + 1, axis=axis)
+            table = lower * (1 - w) + upper * w
+        return table.astype(np.float32)
+
+    @staticmethod
+    def steps(points: np.ndarray, position: int) -> np.ndarray:
+        """The nearest grid point of mid-ranks at ``position`` (0 back, 1 middle, 2
+        front), as its share of the flat index: the three positions' add up to it."""
+        stride = (JOINT_GRID + 1) ** (2 - position)
+        return np.rint(np.clip(points, 0.0, 1.0) * JOINT_GRID).astype(np.intp) * stride
+
+    def all_below(self, pb: np.ndarray, pm: np.ndarray, pf: np.ndarray) -> np.ndarray:
+        """P(the opponent's back, middle and front mid-ranks are all below pb, pm, pf)."""
+        at = self.steps(pb, 0) + self.steps(pm, 1) + self.steps(pf, 2)
+        return self.below.take(at)
+
+    def all_above(self, xb: np.ndarray, xm: np.ndarray, xf: np.ndarray) -> np.ndarray:
+        """P(the opponent's back, middle and front mid-ranks are all above xb, xm, xf)."""
+        at = self.steps(xb, 0) + self.steps(xm, 1) + self.steps(xf, 2)
+        return self.above.take(at)
+
+
 class RowModel:
     """Per-class features for one preset and table size; scores splits vectorised. Rows are
     given by showdown class (capsa.solver.evaluator.ShowdownClasses: the strength class
     itself except under sayapoker's ``early`` suit rule); ``counts`` (3, showdown classes)
-    is a RowTable's."""
+    is a RowTable's, ``joint`` its joint (None: the rows taken as independent)."""
 
-    def __init__(self, preset: Preset, opponents: int, counts: np.ndarray, sweep: float):
+    def __init__(
+        self,
+        preset: Preset,
+        opponents: int,
+        counts: np.ndarray,
+        sweep: float,
+        joint: np.ndarray | None = None,
+    ):
         order = showdown_classes(preset.suit_tiebreak)
         if counts.shape != (3, order.count):
             raise ValueError(f"a {preset.suit_tiebreak} row table has {order.count} classes")
@@ -198,9 +299,18 @@ class RowModel:
                 mv, ml = value, loss
             else:
                 mv, ml = np.ones(order.count), q
-            self.features.append(np.stack([p * value - loss, p, q, mv, ml], axis=1))
+            # what a lost row pays (0 where it cannot lose)
+            lost = np.divide(ml, q, out=np.zeros_like(ml), where=q > 0)
+            self.features.append(np.stack([p * value - loss, p, q, mv, lost], axis=1))
         # one contiguous array per feature, for fast 1-D take()
         self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
+        # each class's point in the joint, where it wins (at p) and where it loses (at
+        # 1 - q: the same point unless ties push)
+        self.joint = RowJoint(joint)
+        self.win_at = [RowJoint.steps(c[P], pos) for pos, c in enumerate(self.columns)]
+        self.lose_at = self.win_at
+        if push:
+            self.lose_at = [RowJoint.steps(1.0 - c[Q], pos) for pos, c in enumerate(self.columns)]
         # the least non-decreasing bound of R, P and MV over strength classes, per
         # position: the best of a feature over the rows of no higher strength class than c
         # (whatever their showdown classes) is at most envelope[c]
@@ -214,6 +324,17 @@ class RowModel:
         self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
         self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
 
+    def sweeps(self, back, middle, front) -> tuple[np.ndarray, np.ndarray]:
+        """(chance to win all three rows, chance to lose all three) of each split, from the
+        joint of an opponent's rows (RowJoint)."""
+        wb, wm, wf = self.win_at
+        at = wb.take(back) + wm.take(middle) + wf.take(front)
+        won = self.joint.below.take(at)
+        if self.lose_at is not self.win_at:
+            lb, lm, lf = self.lose_at
+            at = lb.take(back) + lm.take(middle) + lf.take(front)
+        return won, self.joint.above.take(at)
+
     def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
         """Expected points against ONE opponent for each split (class ids per row)."""
         fb, fm, ff = self.columns
@@ -222,34 +343,49 @@ class RowModel:
             return fb[c].take(back), fm[c].take(middle), ff[c].take(front)
 
         rb, rm, rf = col(R)
-        pb, pm, pf = col(P)
-        qb, qm, qf = col(Q)
         ev = rb + rm + rf
-        p3 = pb * pm * pf
+        if self.units and self.preset.method == "2-4":
+            majority = units_extra(self.preset, 2, 1)
+            return ev + majority * self._majority(col(P), col(Q))
+        won3, lost3 = self.sweeps(back, middle, front)
         if self.units:
-            # the extra a pair pays (capsa.scoring.units_extra) times its chance
-            if self.preset.method == "2-4":
-                majority = units_extra(self.preset, 2, 1)
-                return ev + majority * _majority((pb, pm, pf), (qb, qm, qf))
-            return ev + units_extra(self.preset, 3, 0) * (p3 - qb * qm * qf)
+            # the extra a sweep pays (capsa.scoring.units_extra) times its chance
+            return ev + units_extra(self.preset, 3, 0) * (won3 - lost3)
         vb, vm, vf = col(MV)
-        lb, lm, lf = col(ML)
-        won = p3 * (vb + vm + vf)
-        lost = lb * qm * qf + lm * qb * qf + lf * qb * qm
+        lb, lm, lf = col(LOST)
+        won = won3 * (vb + vm + vf)
+        lost = lost3 * (lb + lm + lf)
         ev += self.c_sweep * won
         ev -= self.c_swept * lost
         if self.c_table:
             extra = won
             for _ in range(self.opponents - 1):
-                extra = extra * p3
+                extra = extra * won3
             ev += self.c_table * extra
         return ev
+
+    def _majority(self, ps, qs) -> np.ndarray:
+        """P(win more rows) - P(lose more rows), for the 2-4 method: winning two rows or
+        more (the pairs' joint chances less twice all three's, RowJoint), less losing two
+        or more, plus winning one row with the other two tied less the reverse (the rows
+        taken as independent in this last, small term)."""
+        (pb, pm, pf), (qb, qm, qf) = ps, qs
+        one = np.ones_like(pb)
+        below = self.joint.all_below
+        two = below(pb, pm, one) + below(pb, one, pf) + below(one, pm, pf) - 2 * below(pb, pm, pf)
+        rb, rm, rf = 1.0 - qb, 1.0 - qm, 1.0 - qf
+        above = self.joint.all_above
+        two -= above(rb, rm, 0 * one) + above(rb, 0 * one, rf) + above(0 * one, rm, rf)
+        two += 2 * above(rb, rm, rf)
+        tb, tm, tf = 1.0 - pb - qb, 1.0 - pm - qm, 1.0 - pf - qf
+        db, dm, df = pb - qb, pm - qm, pf - qf
+        return np.asarray(two + db * tm * tf + dm * tb * tf + df * tb * tm)
 
     def interaction_bound(self, pb, pm, pf, values) -> np.ndarray:
         """An upper bound of what ``split_ev`` adds to the rows' sum (sweeps, table sweeps,
         the units extra) for rows whose win chances are at most ``pb``, ``pm``, ``pf`` and
         whose ``MV`` features sum to at most ``values``."""
-        p3 = pb * pm * pf
+        p3 = self.joint.all_below(pb, pm, pf)
         if self.units:
             if self.preset.method == "2-4":
                 return units_extra(self.preset, 2, 1) * np.minimum(1.0, pb + pm + pf)
@@ -263,20 +399,6 @@ class RowModel:
         return fb[P].take(back) + fm[P].take(middle) + ff[P].take(front)
 
 
-def _majority(ps, qs) -> np.ndarray:
-    """P(win more rows) - P(lose more rows), for the 2-4 method, rows independent: with
-    d = p - q, s = p + q and t = 1 - s per row, winning two rows or more less losing two
-    or more, plus winning one row with the other two tied less the reverse."""
-    (pb, pm, pf), (qb, qm, qf) = ps, qs
-    db, dm, df = pb - qb, pm - qm, pf - qf
-    sb, sm, sf = pb + qb, pm + qm, pf + qf
-    tb, tm, tf = 1.0 - sb, 1.0 - sm, 1.0 - sf
-    two = 0.5 * (db * (sm + sf) + dm * (sb + sf) + df * (sb + sm))
-    three = pb * pm * pf - qb * qm * qf
-    one = db * tm * tf + dm * tb * tf + df * tb * tm
-    return np.asarray(two - 2.0 * three + one)
-
-
 _MODELS: dict[tuple, RowModel] = {}
 
 
@@ -286,7 +408,7 @@ def model_for(preset: Preset, opponents: int) -> RowModel:
     model = _MODELS.get(key)
     if model is None:
         table = table_for(preset, opponents + 1)
-        model = _MODELS[key] = RowModel(preset, opponents, table.counts, table.sweep)
+        model = _MODELS[key] = RowModel(preset, opponents, table.counts, table.sweep, table.joint)
     return model
 
 
