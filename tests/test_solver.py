@@ -28,7 +28,7 @@ from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
 from capsa.solver import evaluator as ev
 from capsa.solver import model as solver_model
-from capsa.solver.build_tables import build, normal_rows, table_presets
+from capsa.solver.build_tables import JOINT_ROUNDS, build, normal_rows, table_presets
 from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.solver.model import (
     RowModel,
@@ -1003,9 +1003,12 @@ def test_build_learns_a_table_by_self_play():
     assert table.counts.shape == (3, ev.showdown_classes("early").count)
     assert (table.counts.sum(axis=1) == 300).all()
     bins = solver_model.JOINT_BINS
-    assert table.joint.shape == (bins, bins, bins) and table.joint.sum() == 300
+    # the joint is the last joint round's play, under the counts learned
+    assert table.joint.shape == (bins, bins, bins)
+    assert table.joint.sum() == 300 * JOINT_ROUNDS[-1]
     assert 0.0 < table.sweep < 0.5
-    assert len(lines) == 2 and "table-to-play gap" in lines[1]
+    assert len(lines) == 2 + len(JOINT_ROUNDS) and "table-to-play gap" in lines[1]
+    assert all("joint round" in line for line in lines[2:])
 
 
 def _weakest(preset, opponents: int, hands: int = 300):
