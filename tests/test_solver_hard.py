@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 
@@ -19,11 +20,17 @@ STANDARD = get_preset("standard")
 
 
 def test_majority_equals_the_27_outcomes():
-    """The 2-4 majority term is P(more rows won) - P(more rows lost) of independent rows."""
+    """The 2-4 majority term is P(more rows won) - P(more rows lost); with the rows
+    independent (a model with no joint) it is the sum over the 27 outcomes, exactly at the
+    joint grid's points (RowJoint reads the nearest)."""
+    grid = solver_model.JOINT_GRID
     rng = np.random.default_rng(4)
-    p = rng.random((3, 50))
-    q = rng.random((3, 50)) * (1.0 - p)
-    got = solver_model._majority(tuple(p), tuple(q))
+    won = rng.integers(0, grid + 1, (3, 50))
+    lost = (rng.random((3, 50)) * (grid - won + 1)).astype(int)  # won + lost <= grid
+    p, q = won / grid, lost / grid
+    model = copy.copy(solver_model.model_for(get_preset("chinese-poker", {"method": "2-4"}), 1))
+    model.joint = solver_model.RowJoint(None)
+    got = model._majority(tuple(p), tuple(q))
     want = np.zeros(50)
     for outcome in itertools.product((1, 0, -1), repeat=3):
         chance = np.ones(50)
