@@ -784,8 +784,10 @@ def test_set_hands_equal_set_opponent(name):
     rng = np.random.default_rng(15)
     hands = [check_hand(h) for _ in range(25) for h in _deal_with_specials(4, rng)]
     hands += [check_hand(h) for h in tricky_hands()]
+    surrendered = False
     for opponents in (1, 3):
         seated = set_hands(np.array(hands), preset, opponents, values)
+        surrendered |= bool(seated.surrender.any())
         for i, idx in enumerate(hands):
             one = set_opponent(idx, preset, opponents, values)
             assert (seated.keys[i] == one.keys).all() and (seated.vals[i] == one.vals).all()
@@ -793,7 +795,7 @@ def test_set_hands_equal_set_opponent(name):
             assert seated.settings.get(i) == one.setting
             assert seated.surrender[i] == one.surrender
     assert (seated.special >= 0).any() or not preset.specials
-    assert seated.surrender.any() == preset.surrender
+    assert surrendered == preset.surrender  # the test saw a surrender where one is allowed
 
 
 # --- the command line ---------------------------------------------------------------------

@@ -30,7 +30,10 @@ def test_majority_equals_the_27_outcomes():
     p, q = won / grid, lost / grid
     model = copy.copy(solver_model.model_for(get_preset("chinese-poker", {"method": "2-4"}), 1))
     model.joint = solver_model.RowJoint(None)
-    got = model._majority(tuple(p), tuple(q))
+    steps = solver_model.RowJoint.steps
+    at_won = tuple(steps(p[pos], pos) for pos in range(3))
+    at_lost = tuple(steps(1.0 - q[pos], pos) for pos in range(3))
+    got = model._majority(at_won, at_lost, tuple(p), tuple(q))
     want = np.zeros(50)
     for outcome in itertools.product((1, 0, -1), repeat=3):
         chance = np.ones(50)

@@ -345,8 +345,13 @@ class RowModel:
         rb, rm, rf = col(R)
         ev = rb + rm + rf
         if self.units and self.preset.method == "2-4":
+            rows = (back, middle, front)
+            won = tuple(at.take(row) for at, row in zip(self.win_at, rows, strict=True))
+            lost = won
+            if self.lose_at is not self.win_at:
+                lost = tuple(at.take(row) for at, row in zip(self.lose_at, rows, strict=True))
             majority = units_extra(self.preset, 2, 1)
-            return ev + majority * self._majority(col(P), col(Q))
+            return ev + majority * self._majority(won, lost, col(P), col(Q))
         won3, lost3 = self.sweeps(back, middle, front)
         if self.units:
             # the extra a sweep pays (capsa.scoring.units_extra) times its chance
@@ -364,22 +369,25 @@ class RowModel:
             ev += self.c_table * extra
         return ev
 
-    def _majority(self, ps, qs) -> np.ndarray:
+    def _majority(self, won: tuple, lost: tuple, ps: tuple, qs: tuple) -> np.ndarray:
         """P(win more rows) - P(lose more rows), for the 2-4 method: winning two rows or
         more (the pairs' joint chances less twice all three's, RowJoint), less losing two
         or more, plus winning one row with the other two tied less the reverse (the rows
-        taken as independent in this last, small term)."""
+        taken as independent in this last, small term). ``won``/``lost``: the rows'
+        points in the joint where they win and lose (RowJoint.steps), ``ps``/``qs`` their
+        chances to win and to lose."""
+        (wb, wm, wf), (lb, lm, lf) = won, lost
+        tb, tm, tf = (RowJoint.steps(np.ones(1), pos) for pos in range(3))  # a sure row
+        below, above = self.joint.below, self.joint.above
+        two = below.take(wb + wm + tf) + below.take(wb + tm + wf) + below.take(tb + wm + wf)
+        two -= 2 * below.take(wb + wm + wf)
+        # losing: a row the opponent surely beats sits at the grid's 0
+        two -= above.take(lb + lm) + above.take(lb + lf) + above.take(lm + lf)
+        two += 2 * above.take(lb + lm + lf)
         (pb, pm, pf), (qb, qm, qf) = ps, qs
-        one = np.ones_like(pb)
-        below = self.joint.all_below
-        two = below(pb, pm, one) + below(pb, one, pf) + below(one, pm, pf) - 2 * below(pb, pm, pf)
-        rb, rm, rf = 1.0 - qb, 1.0 - qm, 1.0 - qf
-        above = self.joint.all_above
-        two -= above(rb, rm, 0 * one) + above(rb, 0 * one, rf) + above(0 * one, rm, rf)
-        two += 2 * above(rb, rm, rf)
-        tb, tm, tf = 1.0 - pb - qb, 1.0 - pm - qm, 1.0 - pf - qf
+        xb, xm, xf = 1.0 - pb - qb, 1.0 - pm - qm, 1.0 - pf - qf
         db, dm, df = pb - qb, pm - qm, pf - qf
-        return np.asarray(two + db * tm * tf + dm * tb * tf + df * tb * tm)
+        return np.asarray(two + db * xm * xf + dm * xb * xf + df * xb * xm)
 
     def interaction_bound(self, pb, pm, pf, values) -> np.ndarray:
         """An upper bound of what ``split_ev`` adds to the rows' sum (sweeps, table sweeps,
