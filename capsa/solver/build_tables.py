@@ -12,12 +12,15 @@ later iteration sets them with the ``normal`` setter of that preset and table si
 the current table, and the next table is the average of the last half of the iterations'
 plays (fictitious play, so the table settles where ``normal``'s own play matches it
 instead of swinging). Each iteration prints the largest gap between the table it used and
-the play it produced (cumulative distribution, per position). The joint of the three rows
-(capsa.solver.model.RowJoint: how often a setting's rows fell in each cell of their
-mid-ranks) is counted from the same plays, each row placed by its mid-rank under the table
-just averaged (not the one it was set with: the two differ by a few hundredths where
-they are noisiest, and a joint counted under another table misplaces its rows). The last
-iteration also measures ``sweep``: how often a hand sweeps another.
+the play it produced (cumulative distribution, per position). The last iteration also
+measures ``sweep``: how often a hand sweeps another.
+
+The joint of the three rows (capsa.solver.model.RowJoint: how often a setting's rows fell in
+each cell of their mid-ranks) comes after: JOINT_ROUNDS more plays under the final counts,
+each set with the joint the one before learned, each row placed by its mid-rank under those
+counts; the last round's is shipped. (While the counts are learned, ``normal`` plays with a
+joint counted from the same averaged plays; it is not shipped: those plays were chosen under
+tables that came and went.)
 """
 
 from __future__ import annotations

@@ -324,16 +324,20 @@ class RowModel:
         self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
         self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
 
+    def points(self, back, middle, front) -> tuple[tuple, tuple]:
+        """Each split's rows' points in the joint (RowJoint.steps, per position), where
+        they win and where they lose (the same unless ties push)."""
+        rows = (back, middle, front)
+        won = tuple(at.take(row) for at, row in zip(self.win_at, rows, strict=True))
+        if self.lose_at is self.win_at:
+            return won, won
+        return won, tuple(at.take(row) for at, row in zip(self.lose_at, rows, strict=True))
+
     def sweeps(self, back, middle, front) -> tuple[np.ndarray, np.ndarray]:
         """(chance to win all three rows, chance to lose all three) of each split, from the
         joint of an opponent's rows (RowJoint)."""
-        wb, wm, wf = self.win_at
-        at = wb.take(back) + wm.take(middle) + wf.take(front)
-        won = self.joint.below.take(at)
-        if self.lose_at is not self.win_at:
-            lb, lm, lf = self.lose_at
-            at = lb.take(back) + lm.take(middle) + lf.take(front)
-        return won, self.joint.above.take(at)
+        won, lost = self.points(back, middle, front)
+        return self.joint.below.take(sum(won)), self.joint.above.take(sum(lost))
 
     def split_ev(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
         """Expected points against ONE opponent for each split (class ids per row)."""
@@ -345,12 +349,8 @@ class RowModel:
         rb, rm, rf = col(R)
         ev = rb + rm + rf
         if self.units and self.preset.method == "2-4":
-            rows = (back, middle, front)
-            won = tuple(at.take(row) for at, row in zip(self.win_at, rows, strict=True))
-            lost = won
-            if self.lose_at is not self.win_at:
-                lost = tuple(at.take(row) for at, row in zip(self.lose_at, rows, strict=True))
             majority = units_extra(self.preset, 2, 1)
+            won, lost = self.points(back, middle, front)
             return ev + majority * self._majority(won, lost, col(P), col(Q))
         won3, lost3 = self.sweeps(back, middle, front)
         if self.units:
