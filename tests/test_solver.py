@@ -34,6 +34,7 @@ from capsa.solver.model import (
     RowModel,
     best_special,
     declare_value,
+    normal_best,
     normal_choice,
     normal_splits,
     ordinary_value,
@@ -760,6 +761,21 @@ def test_normal_splits_equal_normal_choice(opponents):
             best, values = normal_choice(tables, preset, opponents)
             assert (choice[i], value[i]) == (tables.valid[best], values[best]), (preset, idx)
             assert (cls5[i] == tables.cls5).all() and (cls3[i] == tables.cls3).all()
+            # one hand, valuing only the splits that can be best: the same split and value
+            assert normal_best(tables, preset, opponents) == (best, values[best]), (preset, idx)
+
+
+@pytest.mark.parametrize("opponents", [1, 3])
+def test_row_caps_bound_every_split(opponents):
+    """RowModel.cap, the bound normal_best prunes by, is at least every split's value."""
+    hands = [np.array(idx) for idx in random_hands(40, seed=30 + opponents)]
+    hands += [check_hand(hand) for hand in tricky_hands()]
+    for preset in VARIANTS.values():
+        model = solver_model.model_for(preset, opponents)
+        for idx in hands:
+            _, _, back, middle, front = ev.HandTables(idx).showdown(preset.suit_tiebreak)
+            bound = sum(c.take(r) for c, r in zip(model.cap, (back, middle, front), strict=True))
+            assert (bound >= model.split_ev(back, middle, front) - 1e-12).all(), preset
 
 
 def test_may_hold_special_is_find_specials():

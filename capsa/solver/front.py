@@ -47,7 +47,9 @@ from capsa.solver.model import (
     best_special,
     declare_value,
     easy_choice,
+    normal_best,
     normal_choice,
+    normal_value,
     ordinary_value,
     should_declare,
     should_surrender,
@@ -146,7 +148,6 @@ def solve_indices(
     tables = tables if tables is not None else HandTables(indices)
     if len(tables.valid) == 0:  # cannot happen: some split is always unfouled
         raise CapsaError("no legal setting found")
-    best, ev = normal_choice(tables, preset, opponents)
     found = find_specials(tables, preset)
     special = best_special(found, preset)
     odds = special_odds(tables.indices, preset)
@@ -160,10 +161,14 @@ def solve_indices(
     surrender_value = -float(preset.surrender_cost) * opponents if preset.surrender else None
     if level == "easy":
         choice = easy_choice(tables, preset, opponents, seed)
-        expected = ordinary_value(preset, odds, float(ev[choice])) * opponents
+        choice_value = normal_value(tables, preset, opponents, choice)
+        expected = ordinary_value(preset, odds, choice_value) * opponents
     elif level == "normal":
-        choice, expected = best, ordinary_value(preset, odds, float(ev[best])) * opponents
+        choice, choice_value = normal_best(tables, preset, opponents)
+        expected = ordinary_value(preset, odds, choice_value) * opponents
     elif level == "hard":
+        # hard values every split by normal's estimate: its candidates are the best few
+        _, ev = normal_choice(tables, preset, opponents)
         found_values = hard_choice(
             tables, preset, opponents, ev, seed, odds, special, special_rows, special_value, played
         )
@@ -184,7 +189,7 @@ def solve_indices(
     elif level == "hard":  # by the values of the options on the same deals
         surrender = surrender_value > best_value
     else:  # normal's rule, as its opponents in hard's Monte Carlo follow it
-        surrender = declare is None and bool(should_surrender(preset, float(ev[choice])))
+        surrender = declare is None and bool(should_surrender(preset, choice_value))
     return Solved(
         rows=special_rows if declare and special_rows is not None else rows,
         expected=surrender_value if surrender and surrender_value is not None else best_value,

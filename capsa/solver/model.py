@@ -323,6 +323,30 @@ class RowModel:
         self.c_sweep = float(m - 1)
         self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
         self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
+        self.cap = self._caps()
+
+    def _caps(self) -> list[np.ndarray]:
+        """Per position and showdown class, a row's share of an upper bound of
+        ``split_ev``: the rows' sum plus a bound of the extra that separates by row. The
+        joint reads a chance at the nearest grid point, at most 1/(2 JOINT_GRID) above
+        the row's own (``step`` is twice that, to spare rounding):
+        - sweeps (multiply): won3 * (vb + vm + vf) <= pb vb + pm vm + pf vf (won3 is at
+          most each row's chance), the table sweep's won3 ** k no more, the swept term <= 0;
+        - 1-6 units: won3 - lost3 <= won3 <= (pb + pm + pf) / 3;
+        - 2-4 units: the majority <= P(two wins or more) + the one-win-two-ties term
+          <= (pb + pm + pf) / 2 + (pb + pm + pf)."""
+        step = 1.0 / JOINT_GRID
+        caps = []
+        for column in self.columns:
+            r, p = column[R], column[P]
+            if self.units and self.preset.method == "2-4":
+                extra = units_extra(self.preset, 2, 1) * (1.5 * p + step)
+            elif self.units:
+                extra = units_extra(self.preset, 3, 0) * (p + step) / 3
+            else:
+                extra = (self.c_sweep + self.c_table) * (p + step) * column[MV]
+            caps.append(np.ascontiguousarray(r + extra))
+        return caps
 
     def points(self, back, middle, front) -> tuple[tuple, tuple]:
         """Each split's rows' points in the joint (RowJoint.steps, per position), where
@@ -368,6 +392,21 @@ class RowModel:
                 extra = extra * won3
             ev += self.c_table * extra
         return ev
+
+    def best_split(
+        self, back: np.ndarray, middle: np.ndarray, front: np.ndarray
+    ) -> tuple[int, float]:
+        """(index, value) of the split ``split_ev`` values most, the first of equals as
+        ``np.argmax`` takes it, without valuing every split: the split with the highest
+        bound (``cap``) is valued, then every split whose bound reaches its value."""
+        cb, cm, cf = self.cap
+        bound = cb.take(back) + cm.take(middle) + cf.take(front)
+        top = np.array([np.argmax(bound)])
+        floor = float(self.split_ev(back.take(top), middle.take(top), front.take(top))[0])
+        keep = np.flatnonzero(bound >= floor - 1e-9 * (1.0 + abs(floor)))  # rounding
+        ev = self.split_ev(back.take(keep), middle.take(keep), front.take(keep))
+        at = int(np.argmax(ev))
+        return int(keep[at]), float(ev[at])
 
     def _majority(self, won: tuple, lost: tuple, ps: tuple, qs: tuple) -> np.ndarray:
         """P(win more rows) - P(lose more rows), for the 2-4 method: winning two rows or
@@ -429,6 +468,21 @@ def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[i
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
     ev = model.split_ev(back, middle, front)
     return int(np.argmax(ev)), ev
+
+
+def normal_best(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, float]:
+    """``normal_choice``'s split and its value, without the values of the other splits
+    (RowModel.best_split)."""
+    _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
+    return model_for(preset, opponents).best_split(back, middle, front)
+
+
+def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int) -> float:
+    """``normal_choice``'s value of one split (an index into the valid splits)."""
+    _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
+    at = np.array([split])
+    ev = model_for(preset, opponents).split_ev(back.take(at), middle.take(at), front.take(at))
+    return float(ev[0])
 
 
 FIRST_BACKS = 8  # backs whose splits normal_splits scores first, for each hand

@@ -52,7 +52,7 @@ from capsa.solver.model import (
     best_special,
     declare_value,
     model_for,
-    normal_choice,
+    normal_best,
     normal_splits,
     ordinary_value,
     should_declare,
@@ -337,7 +337,7 @@ class Seated:
 def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> Seated:
     """``values`` is value_table(preset), built once per solve."""
     tables = HandTables(indices)
-    best, ev = normal_choice(tables, preset, opponents)
+    best, best_value = normal_best(tables, preset, opponents)
     found = find_specials(tables, preset)
     special = best_special(found, preset)
     if special is not None:
@@ -345,7 +345,7 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np
         edge = special_edge(tables.indices, preset, special)
         if should_declare(
             declare_value(preset, odds, special, edge),
-            ordinary_value(preset, odds, float(ev[best])),
+            ordinary_value(preset, odds, best_value),
         ):
             rows = found[special]
             setting = _card_setting(tables, rows if rows is not None else tables.rows(best))
@@ -358,7 +358,7 @@ def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np
     keys = np.array([keys5[0], keys5[1], keys3[0]], dtype=np.int64)
     cats = CATEGORY[[tables.cls5[b], tables.cls5[m], tables.cls3[f]]]
     vals = values[np.arange(3), cats]
-    return Seated(keys, vals, -1, None, bool(should_surrender(preset, float(ev[best]))))
+    return Seated(keys, vals, -1, None, bool(should_surrender(preset, best_value)))
 
 
 def _card_setting(tables: HandTables, rows):
