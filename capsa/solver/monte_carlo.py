@@ -320,7 +320,8 @@ def _with_shapes(tables: HandTables, ev, keep, count: int, shapes: int, showdown
     tb, tm, tf = b[firsts][:, None], m[firsts][:, None], f[firsts][:, None]
     dominated = ((b >= tb) & (m >= tm) & (f >= tf) & ((b > tb) | (m > tm) | (f > tf))).any(axis=1)
     extra = firsts[~dominated][:shapes]
-    fill = keep[count - shapes :][: shapes - len(extra)]
+    rest = keep[count - shapes :]
+    fill = rest[~np.isin(rest, extra)][: shapes - len(extra)]  # the next by ``ev``, once each
     return np.concatenate([head, extra, fill])
 
 
