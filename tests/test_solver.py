@@ -28,7 +28,14 @@ from capsa.scoring import Seat, score_round
 from capsa.solver import Arrangement, arrange, arrange_async, check_hand
 from capsa.solver import evaluator as ev
 from capsa.solver import model as solver_model
-from capsa.solver.build_tables import JOINT_ROUNDS, build, normal_rows, table_presets
+from capsa.solver.build_tables import (
+    JOINT_ROUNDS,
+    SEED,
+    build,
+    iterations_for,
+    normal_rows,
+    table_presets,
+)
 from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
 from capsa.solver.model import (
     RowModel,
@@ -1011,6 +1018,17 @@ def test_every_preset_method_and_table_size_has_its_own_table():
     assert solver_model.table_for(with_options, 3) is tables["chinese-poker.2-4.3p"]
     fee = get_preset("sayapoker", {"room_fee": True})
     assert solver_model.table_for(fee, 2) is tables["sayapoker.2p"]
+
+
+def test_the_shipped_tables_are_what_the_builder_writes_by_default():
+    """Every table python -m capsa.build_tables names is shipped, built from the builder's
+    seed over its iterations for that preset (the same command writes the same tables)."""
+    data = np.load(solver_model.TABLE_PATH)
+    every = table_presets()
+    assert sorted(str(n) for n in data["names"]) == sorted(every)
+    for name, (seed, iterations, _, players) in zip(data["names"], data["meta"], strict=True):
+        preset, table_players = every[str(name)]
+        assert (seed, iterations, players) == (SEED, iterations_for(preset), table_players), name
 
 
 def test_build_learns_a_table_by_self_play():
