@@ -25,8 +25,9 @@ from tests.test_solver import VARIANTS, _deal_with_specials, _random_setting, _s
 ROWS_OVER_DRAGON = "AS KS QS JS TS 9H 8H 7H 6H 5H 4D 3D 2D"  # rows +82, the dragon 39
 
 
-# a hand whose rows lose far more than a surrender costs at four players (chinese-poker)
-HOPELESS = "AD KC QS JS JH 9D 8H 7S 6C 4H 3H 3D 2D"
+# a hand whose rows lose far more than a surrender costs at four players (chinese-poker,
+# either method): two low pairs, no straight, no flush
+HOPELESS = "AD KC QS JS 9D 8H 7S 6C 4H 3H 3D 2C 2D"
 
 
 def _rows(text: str):
