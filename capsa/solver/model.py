@@ -35,7 +35,7 @@ opponent's rows fell in each cell of a JOINT_BINS-cube of their mid-ranks (the s
 opponents' rows below the row, plus half of those equal), learned by the same self-play
 and read at the split's own mid-ranks. The hands it mends most are the ones with a big
 bonus row (four of a kind in the back): a sweep doubles the bonus, and which split wins
-all three rows more often decides (README, "Solver regret").
+all three rows more often decides (docs/SOLVER.md, "Solver regret").
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
 and the rules (``should_declare``: by expected points; ``should_surrender``: where the
@@ -44,8 +44,11 @@ level uses them for the hand being solved and capsa.solver.monte_carlo for every
 it sets. The room fee is left to hard's Monte Carlo (a share of a positive round total,
 it does not split into rows).
 
-``normal_splits`` is ``normal`` for many hands at once (the opponents of ``hard`` and of
-bench/arrange.py): the same splits, found without scoring every split.
+``normal_choice`` values every valid split (``hard`` picks its candidates from them);
+``normal_best`` finds the same split and value valuing only the splits whose bound
+(``RowModel.cap``) reaches a value already found, about one in twenty; ``normal_splits`` is
+``normal`` for many hands at once (the opponents of ``hard`` and of bench/arrange.py): the
+same splits, found back by back.
 """
 
 from __future__ import annotations
