@@ -28,7 +28,7 @@ README = ROOT / "README.md"
 # script) never match EXAMPLE; these would.
 NOT_RUN = {
     "python -m capsa.build_tables": (
-        "rewrites capsa/solver/row_tables.npz and takes about 16 minutes on 2 cores"
+        "rewrites capsa/solver/row_tables.npz and takes about 20 minutes on 2 cores"
     ),
 }
 

@@ -62,8 +62,9 @@ BLOCK = 1000  # hands set at once
 PLAYERS = (2, 3, 4)
 # Self-play iterations a table is learned over (its counts: the average of the last half
 # of the plays). Under chinese-poker's 2-4 method the play still swings at 16 and averaging
-# more settles it: normal's regret at 4 players was 0.024 with 16 and 0.009 with 24 on the
-# same 120 hands; on the other tables 24 measured no better (docs/SOLVER.md).
+# more settles it: normal's regret at 4 players was 0.024 with 16 and 0.018 with 24 (0.009
+# offline: the 16-iteration run's deals and opponents); on the other tables 24 measured no
+# better (docs/SOLVER.md).
 ITERATIONS = 16
 ITERATIONS_BY_METHOD = {"2-4": 24}
 
@@ -270,7 +271,7 @@ def main(argv=None) -> int:
         print(f"{args.out} holds no tables (or none of this evaluator's): starting afresh")
     for name in names:
         preset, players = every[name]
-        iterations = args.iterations or iterations_for(preset)
+        iterations = iterations_for(preset) if args.iterations is None else args.iterations
         print(f"{name}: {iterations} iterations x {args.hands} hands")
         start = time.perf_counter()
         tables[name] = build(preset, players, iterations, args.hands, args.workers, args.seed)
