@@ -321,6 +321,15 @@ class RowModel:
             {c: np.maximum.accumulate(order.rank_bound(column[c])) for c in (R, P, MV)}
             for column in self.columns
         ]
+        # and the least non-decreasing bound of a row's point in the joint where it loses
+        # (1 - Q), and per position the least that a row that can lose pays when it does
+        self.lose_envelope = [
+            np.maximum.accumulate(order.rank_bound(1.0 - column[Q])) for column in self.columns
+        ]
+        self.least_lost = [
+            float(column[LOST][column[Q] > 0].min(initial=np.inf)) for column in self.columns
+        ]
+        self.least_lost = [x if math.isfinite(x) else 0.0 for x in self.least_lost]
         m = pair_multiplier(preset, table_sweep=False, foul=False)
         t = pair_multiplier(preset, table_sweep=True, foul=False)
         self.c_sweep = float(m - 1)
@@ -443,6 +452,27 @@ class RowModel:
         factor = self.c_sweep + self.c_table * p3 ** (self.opponents - 1)
         return factor * p3 * values
 
+    def swept_floor(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
+        """A lower bound of what being swept takes from ``split_ev`` (the ``lost3`` term),
+        for splits whose back is of showdown class ``back`` and whose middle and front are
+        of no higher strength class than ``middle`` and ``front``: a stronger row is swept
+        less often (the joint's chance above the rows' points, at most that of the
+        strongest rows of those classes), and where it can be swept every row can lose, so
+        each pays at least ``least_lost`` of its position. Under the 2-4 method, losing
+        two rows or more (RowModel._majority: the joint's pairs less twice its triple) is
+        at least losing all three."""
+        lost3 = self.joint.above.take(
+            self.lose_at[0].take(back)
+            + RowJoint.steps(self.lose_envelope[1].take(middle), 1)
+            + RowJoint.steps(self.lose_envelope[2].take(front), 2)
+        )
+        if self.units and self.preset.method == "2-4":
+            return units_extra(self.preset, 2, 1) * lost3
+        if self.units:
+            return units_extra(self.preset, 3, 0) * lost3
+        paid = self.columns[0][LOST].take(back) + (self.least_lost[1] + self.least_lost[2])
+        return self.c_swept * lost3 * paid
+
     def row_win(self, back, middle, front) -> np.ndarray:
         """Sum of the three rows' win chances (values and sweeps ignored): the easy setter."""
         fb, fm, ff = self.columns
@@ -488,6 +518,7 @@ def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int)
     return float(ev[0])
 
 
+SLACK = 1e-5  # what normal_splits adds to its bounds, relative to them, for rounding
 FIRST_BACKS = 8  # backs whose splits normal_splits scores first, for each hand
 _CHUNK = 4096  # (hand, back) pairs scored at once
 
@@ -501,7 +532,8 @@ def normal_splits(
 
     The same split and value as ``normal_choice``, found back by back without scoring
     every split: each back gets an upper bound of its splits' values (its row, the best
-    middle and front rows of no higher class in the hand, ``interaction_bound``); the
+    middle and front rows of no higher class in the hand, ``interaction_bound`` less
+    ``swept_floor``); the
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
     back whose bound reaches the best value found, skipping a split whose rows' sum plus
     its back's interaction bound falls short of it. Ties go to the lowest split, as
@@ -529,12 +561,15 @@ def normal_splits(
     no_front = front_cls < 0
     front_cls[no_front] = 0
     # a bound of each back's splits: its row, the best middle and front rows of no higher
-    # class (the features' envelopes), and interaction_bound of their chances and values
+    # class (the features' envelopes), interaction_bound of their chances and values, less
+    # the least that being swept takes (swept_floor)
     eb, em, ef = model.envelope
     r_back = fb[R][sd5]
     values = fb[MV][sd5] + em[MV][cls5] + ef[MV][front_cls]
     extra = model.interaction_bound(fb[P][sd5], em[P][cls5], ef[P][front_cls], values)
-    extra += 1e-9 * (1.0 + np.abs(r_back) + np.abs(extra))  # rounding
+    extra -= model.swept_floor(sd5, cls5, front_cls)
+    # rounding: the joint's chances are float32, so the bound holds to about 1e-6 a point
+    extra += SLACK * (1.0 + np.abs(r_back) + np.abs(extra))
     bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
     bound[no_front] = -np.inf
     flat5, flat3 = cls5.ravel(), cls3.ravel()
