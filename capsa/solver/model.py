@@ -330,6 +330,8 @@ class RowModel:
             float(column[LOST][column[Q] > 0].min(initial=np.inf)) for column in self.columns
         ]
         self.least_lost = [x if math.isfinite(x) else 0.0 for x in self.least_lost]
+        # per position, the largest chance that a row ties (pushes)
+        self.most_tied = [float((1.0 - c[P] - c[Q]).max()) for c in self.columns]
         m = pair_multiplier(preset, table_sweep=False, foul=False)
         t = pair_multiplier(preset, table_sweep=True, foul=False)
         self.c_sweep = float(m - 1)
@@ -427,11 +429,9 @@ class RowModel:
         taken as independent in this last, small term). ``won``/``lost``: the rows'
         points in the joint where they win and lose (RowJoint.steps), ``ps``/``qs`` their
         chances to win and to lose."""
-        (wb, wm, wf), (lb, lm, lf) = won, lost
-        tb, tm, tf = (RowJoint.steps(np.ones(1), pos) for pos in range(3))  # a sure row
-        below, above = self.joint.below, self.joint.above
-        two = below.take(wb + wm + tf) + below.take(wb + tm + wf) + below.take(tb + wm + wf)
-        two -= 2 * below.take(wb + wm + wf)
+        (lb, lm, lf) = lost
+        above = self.joint.above
+        two = self._two_or_more(*won)
         # losing: a row the opponent surely beats sits at the grid's 0
         two -= above.take(lb + lm) + above.take(lb + lf) + above.take(lm + lf)
         two += 2 * above.take(lb + lm + lf)
@@ -440,6 +440,15 @@ class RowModel:
         db, dm, df = pb - qb, pm - qm, pf - qf
         return np.asarray(two + db * xm * xf + dm * xb * xf + df * xb * xm)
 
+    def _two_or_more(self, wb: np.ndarray, wm: np.ndarray, wf: np.ndarray) -> np.ndarray:
+        """P(winning two rows or more) of rows at these points in the joint (RowJoint.steps):
+        the pairs' joint chances (a row at the grid's top is surely won) less twice all
+        three's."""
+        tb, tm, tf = (RowJoint.steps(np.ones(1), pos) for pos in range(3))
+        below = self.joint.below
+        two = below.take(wb + wm + tf) + below.take(wb + tm + wf) + below.take(tb + wm + wf)
+        return np.asarray(two - 2 * below.take(wb + wm + wf))
+
     def interaction_bound(self, pb, pm, pf, values) -> np.ndarray:
         """An upper bound of what ``split_ev`` adds to the rows' sum (sweeps, table sweeps,
         the units extra) for rows whose win chances are at most ``pb``, ``pm``, ``pf`` and
@@ -447,7 +456,13 @@ class RowModel:
         p3 = self.joint.all_below(pb, pm, pf)
         if self.units:
             if self.preset.method == "2-4":
-                return units_extra(self.preset, 2, 1) * np.minimum(1.0, pb + pm + pf)
+                # winning two or more grows with each row's chance (the joint is a
+                # distribution); the one-win-two-ties term is at most each row's chance
+                # times the others' largest chances to tie; both at most 1.5 (pb + pm + pf)
+                two = self._two_or_more(*(RowJoint.steps(p, i) for i, p in enumerate((pb, pm, pf))))
+                xb, xm, xf = self.most_tied
+                ties = pb * xm * xf + pm * xb * xf + pf * xb * xm
+                return units_extra(self.preset, 2, 1) * np.minimum(1.5 * (pb + pm + pf), two + ties)
             return units_extra(self.preset, 3, 0) * p3
         factor = self.c_sweep + self.c_table * p3 ** (self.opponents - 1)
         return factor * p3 * values
