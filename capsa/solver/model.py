@@ -72,6 +72,7 @@ from capsa.solver.evaluator import (
     BY_BACK_SPLIT,
     CATEGORY,
     FLUSH_SUITS,
+    N_CLASSES,
     SPLIT_A,
     STRENGTHS,
     THREE_STRAIGHT_RANKS,
@@ -535,7 +536,7 @@ def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int)
 
 SLACK = 1e-5  # what normal_splits adds to its bounds, relative to them, for rounding
 FIRST_BACKS = 8  # backs whose splits normal_splits scores first, for each hand
-_CHUNK = 4096  # (hand, back) pairs scored at once
+_CHUNK = 512  # (hand, back) pairs scored at once (their arrays stay in the cache)
 
 
 def normal_splits(
@@ -561,19 +562,13 @@ def normal_splits(
     n, n5 = cls5.shape
     n3 = cls3.shape[1]
     fb, fm, ff = model.columns
-    # the strongest front of no higher class than each five: every subset of the hand
-    # sorted by class (threes before fives of the same class), a running maximum of the
-    # threes' classes read at the fives (-1: no such front, so no valid split)
-    width = n3 + n5
-    merged = np.concatenate([cls3 * 2, cls5 * 2 + 1], axis=1).astype(np.int16)
-    order = np.argsort(merged, axis=1, kind="stable")
-    at = np.empty_like(order)
-    np.put_along_axis(at, order, np.arange(width)[None, :], axis=1)
-    offsets = (np.arange(n) * width)[:, None]
-    threes = np.concatenate([cls3, np.full((n, n5), -1)], axis=1).ravel()
-    running = np.maximum.accumulate(threes.take(order + offsets), axis=1)
-    front_cls = running.ravel().take(at[:, n3:] + offsets)
-    no_front = front_cls < 0
+    # the strongest front of no higher class than each five: the hand's threes sorted (each
+    # hand's classes offset past the last one's), the last at or below the five's class
+    offset = (np.arange(n) * N_CLASSES)[:, None]
+    threes = np.sort((cls3 + offset).ravel())
+    below = np.searchsorted(threes, (cls5 + offset).ravel(), side="right").reshape(n, n5) - 1
+    no_front = below < np.arange(n)[:, None] * n3  # no three of the hand at or below it
+    front_cls = threes.take(below) - offset
     front_cls[no_front] = 0
     # a bound of each back's splits: its row, the best middle and front rows of no higher
     # class (the features' envelopes), interaction_bound of their chances and values, less
@@ -627,8 +622,16 @@ def normal_splits(
     rest = bound >= best[:, None]
     rest[np.arange(n)[:, None], top] = False
     hand, back = np.nonzero(rest)
+    # the backs furthest above their hand's best first: a chunk's values raise the best,
+    # and the next chunk drops the backs whose bounds it no longer reaches
+    reach = bound[hand, back]
+    order = np.argsort(best.take(hand) - reach, kind="stable")
+    hand, back, reach = hand[order], back[order], reach[order]
     for start in range(0, len(hand), _CHUNK):
-        score(hand[start : start + _CHUNK], back[start : start + _CHUNK])
+        live = start + np.flatnonzero(
+            reach[start : start + _CHUNK] >= best.take(hand[start : start + _CHUNK])
+        )
+        score(hand.take(live), back.take(live))
     hands = np.concatenate([f[0] for f in found])
     splits = np.concatenate([f[1] for f in found])
     evs = np.concatenate([f[2] for f in found])
