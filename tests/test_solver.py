@@ -787,10 +787,9 @@ def test_row_caps_bound_every_split(opponents):
 
 @pytest.mark.parametrize("opponents", [1, 3])
 def test_back_bounds_every_split(opponents):
-    """normal_splits' bound of a back's splits (the rows' sum, interaction_bound less
-    swept_floor), taken with a split's own middle and front as the strongest of their
-    classes, is at least that split's value (up to the rounding normal_splits spares): the
-    sweep's extra is no more and being swept takes no less."""
+    """normal_splits' bound of a back's splits (the rows' sum and RowModel.extra_bound),
+    taken with a split's own middle and front as the strongest of their classes, is at
+    least that split's value (up to the rounding normal_splits spares)."""
     hands = [np.array(idx) for idx in random_hands(40, seed=40 + opponents)]
     hands += [check_hand(hand) for hand in tricky_hands()]
     for preset in VARIANTS.values():
@@ -802,15 +801,10 @@ def test_back_bounds_every_split(opponents):
             splits = np.arange(len(back))
             cm = tables.cls5[tables.middle_subset(splits)]
             cf = tables.cls3[tables.front_subset(splits)]
-            values = fb[solver_model.MV][back] + fm[solver_model.MV][middle]
-            values = values + ff[solver_model.MV][front]
-            p = (fb[solver_model.P][back], fm[solver_model.P][middle], ff[solver_model.P][front])
             rows = fb[solver_model.R][back] + fm[solver_model.R][middle] + ff[solver_model.R][front]
-            bound = rows + model.interaction_bound(*p, values) - model.swept_floor(back, cm, cf)
-            value = model.split_ev(back, middle, front)
+            bound = rows + model.extra_bound(back, cm, cf)
             slack = solver_model.SLACK * (1.0 + np.abs(bound))  # the joint is float32
-            assert (bound + slack >= value).all(), preset
-            assert (model.swept_floor(back, cm, cf) >= 0).all()
+            assert (bound + slack >= model.split_ev(back, middle, front)).all(), preset
 
 
 def test_may_hold_special_is_find_specials():

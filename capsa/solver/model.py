@@ -72,7 +72,6 @@ from capsa.solver.evaluator import (
     BY_BACK_SPLIT,
     CATEGORY,
     FLUSH_SUITS,
-    N_CLASSES,
     SPLIT_A,
     STRENGTHS,
     THREE_STRAIGHT_RANKS,
@@ -331,6 +330,9 @@ class RowModel:
             float(column[LOST][column[Q] > 0].min(initial=np.inf)) for column in self.columns
         ]
         self.least_lost = [x if math.isfinite(x) else 0.0 for x in self.least_lost]
+        # the envelopes' points in the joint, where the strongest rows win and lose
+        self.envelope_at = [RowJoint.steps(e[P], pos) for pos, e in enumerate(self.envelope)]
+        self.envelope_lose_at = [RowJoint.steps(e, pos) for pos, e in enumerate(self.lose_envelope)]
         # per position, the largest chance that a row ties (pushes)
         self.most_tied = [float((1.0 - c[P] - c[Q]).max()) for c in self.columns]
         m = pair_multiplier(preset, table_sweep=False, foul=False)
@@ -450,44 +452,45 @@ class RowModel:
         two = below.take(wb + wm + tf) + below.take(wb + tm + wf) + below.take(tb + wm + wf)
         return np.asarray(two - 2 * below.take(wb + wm + wf))
 
-    def interaction_bound(self, pb, pm, pf, values) -> np.ndarray:
-        """An upper bound of what ``split_ev`` adds to the rows' sum (sweeps, table sweeps,
-        the units extra) for rows whose win chances are at most ``pb``, ``pm``, ``pf`` and
-        whose ``MV`` features sum to at most ``values``."""
-        p3 = self.joint.all_below(pb, pm, pf)
-        if self.units:
-            if self.preset.method == "2-4":
-                # winning two or more grows with each row's chance (the joint is a
-                # distribution); the one-win-two-ties term is at most each row's chance
-                # times the others' largest chances to tie; both at most 1.5 (pb + pm + pf)
-                two = self._two_or_more(*(RowJoint.steps(p, i) for i, p in enumerate((pb, pm, pf))))
-                xb, xm, xf = self.most_tied
-                ties = pb * xm * xf + pm * xb * xf + pf * xb * xm
-                return units_extra(self.preset, 2, 1) * np.minimum(1.5 * (pb + pm + pf), two + ties)
-            return units_extra(self.preset, 3, 0) * p3
-        factor = self.c_sweep + self.c_table * p3 ** (self.opponents - 1)
-        return factor * p3 * values
+    def extra_bound(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
+        """An upper bound of what ``split_ev`` adds to the rows' sum (sweeps and being swept,
+        table sweeps, the units extra) for splits whose back is of showdown class ``back``
+        and whose middle and front are of no higher strength class than ``middle`` and
+        ``front``; the middle and front are read as the strongest rows of their classes
+        (the envelopes).
 
-    def swept_floor(self, back: np.ndarray, middle: np.ndarray, front: np.ndarray) -> np.ndarray:
-        """A lower bound of what being swept takes from ``split_ev`` (the ``lost3`` term),
-        for splits whose back is of showdown class ``back`` and whose middle and front are
-        of no higher strength class than ``middle`` and ``front``: a stronger row is swept
-        less often (the joint's chance above the rows' points, at most that of the
-        strongest rows of those classes), and where it can be swept every row can lose, so
-        each pays at least ``least_lost`` of its position. Under the 2-4 method, losing
-        two rows or more (RowModel._majority: the joint's pairs less twice its triple) is
-        at least losing all three."""
+        - Sweeping grows with each row's chance (the joint is a distribution), and so does
+          winning two rows or more (2-4); the sweep's values are at most the envelopes'.
+        - Being swept shrinks as each row grows, and where a split can be swept each of its
+          rows can lose, so each pays at least ``least_lost`` of its position; under 2-4,
+          losing two rows or more (``_majority``) is at least losing all three.
+        - 2-4's one-win-two-ties term is at most each row's chance times the others'
+          largest chances to tie; with winning two or more, at most 1.5 (pb + pm + pf).
+        """
+        fb, em, ef = self.columns[0], self.envelope[1], self.envelope[2]
+        won = (
+            self.win_at[0].take(back),
+            self.envelope_at[1].take(middle),
+            self.envelope_at[2].take(front),
+        )
         lost3 = self.joint.above.take(
             self.lose_at[0].take(back)
-            + RowJoint.steps(self.lose_envelope[1].take(middle), 1)
-            + RowJoint.steps(self.lose_envelope[2].take(front), 2)
+            + self.envelope_lose_at[1].take(middle)
+            + self.envelope_lose_at[2].take(front)
         )
         if self.units and self.preset.method == "2-4":
-            return units_extra(self.preset, 2, 1) * lost3
+            pb, pm, pf = fb[P].take(back), em[P].take(middle), ef[P].take(front)
+            xb, xm, xf = self.most_tied
+            ties = pb * xm * xf + pm * xb * xf + pf * xb * xm
+            most = np.minimum(1.5 * (pb + pm + pf), self._two_or_more(*won) + ties)
+            return units_extra(self.preset, 2, 1) * (most - lost3)
+        won3 = self.joint.below.take(won[0] + won[1] + won[2])
         if self.units:
-            return units_extra(self.preset, 3, 0) * lost3
-        paid = self.columns[0][LOST].take(back) + (self.least_lost[1] + self.least_lost[2])
-        return self.c_swept * lost3 * paid
+            return units_extra(self.preset, 3, 0) * (won3 - lost3)
+        values = fb[MV].take(back) + em[MV].take(middle) + ef[MV].take(front)
+        factor = self.c_sweep + self.c_table * won3 ** (self.opponents - 1)
+        paid = fb[LOST].take(back) + (self.least_lost[1] + self.least_lost[2])
+        return factor * won3 * values - self.c_swept * lost3 * paid
 
     def row_win(self, back, middle, front) -> np.ndarray:
         """Sum of the three rows' win chances (values and sweeps ignored): the easy setter."""
@@ -548,8 +551,7 @@ def normal_splits(
 
     The same split and value as ``normal_choice``, found back by back without scoring
     every split: each back gets an upper bound of its splits' values (its row, the best
-    middle and front rows of no higher class in the hand, ``interaction_bound`` less
-    ``swept_floor``); the
+    middle and front rows of no higher class in the hand, ``extra_bound``); the
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
     back whose bound reaches the best value found, skipping a split whose rows' sum plus
     its back's interaction bound falls short of it. Ties go to the lowest split, as
@@ -562,22 +564,16 @@ def normal_splits(
     n, n5 = cls5.shape
     n3 = cls3.shape[1]
     fb, fm, ff = model.columns
-    # the strongest front of no higher class than each five: the hand's threes sorted (each
-    # hand's classes offset past the last one's), the last at or below the five's class
-    offset = (np.arange(n) * N_CLASSES)[:, None]
-    threes = np.sort((cls3 + offset).ravel())
-    below = np.searchsorted(threes, (cls5 + offset).ravel(), side="right").reshape(n, n5) - 1
-    no_front = below < np.arange(n)[:, None] * n3  # no three of the hand at or below it
-    front_cls = threes.take(below) - offset
-    front_cls[no_front] = 0
+    # the front of a split is of no higher class than its back, nor than the hand's
+    # strongest three; where the hand's weakest three is above the five, no split has it
+    # as its back
+    front_cls = np.minimum(cls5, cls3.max(axis=1, keepdims=True))
+    no_front = cls5 < cls3.min(axis=1, keepdims=True)
     # a bound of each back's splits: its row, the best middle and front rows of no higher
-    # class (the features' envelopes), interaction_bound of their chances and values, less
-    # the least that being swept takes (swept_floor)
+    # class (the features' envelopes) and a bound of the extra (RowModel.extra_bound)
     eb, em, ef = model.envelope
     r_back = fb[R][sd5]
-    values = fb[MV][sd5] + em[MV][cls5] + ef[MV][front_cls]
-    extra = model.interaction_bound(fb[P][sd5], em[P][cls5], ef[P][front_cls], values)
-    extra -= model.swept_floor(sd5, cls5, front_cls)
+    extra = model.extra_bound(sd5, cls5, front_cls)
     # rounding: the joint's chances are float32, so the bound holds to about 1e-6 a point
     extra += SLACK * (1.0 + np.abs(r_back) + np.abs(extra))
     bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
