@@ -228,6 +228,8 @@ class RowJoint:
         flip = cells[::-1, ::-1, ::-1].cumsum(0).cumsum(1).cumsum(2)
         above[:-1, :-1, :-1] = flip[::-1, ::-1, ::-1]
         self.below, self.above = (self._finer(t).ravel() for t in (below, above))
+        # each position's share of the flat index at the grid's top (a row surely won)
+        self.top = tuple(int(self.steps(np.ones(1), pos)[0]) for pos in range(3))
 
     @staticmethod
     def _finer(table: np.ndarray) -> np.ndarray:
@@ -447,7 +449,7 @@ class RowModel:
         """P(winning two rows or more) of rows at these points in the joint (RowJoint.steps):
         the pairs' joint chances (a row at the grid's top is surely won) less twice all
         three's."""
-        tb, tm, tf = (RowJoint.steps(np.ones(1), pos) for pos in range(3))
+        tb, tm, tf = self.joint.top
         below = self.joint.below
         two = below.take(wb + wm + tf) + below.take(wb + tm + wf) + below.take(tb + wm + wf)
         return np.asarray(two - 2 * below.take(wb + wm + wf))
