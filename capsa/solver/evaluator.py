@@ -24,9 +24,6 @@ from capsa.presets import SPECIALS, Preset
 
 # --- the strength scale -------------------------------------------------------------------
 
-_W5 = np.array([16**4, 16**3, 16**2, 16, 1], dtype=np.int64)
-_W3 = np.array([16**2, 16, 1], dtype=np.int64)
-
 
 def _build_scale():
     plain5: dict[int, int] = {}
@@ -207,31 +204,45 @@ BY_BACK_MIDDLE, BY_BACK_FRONT, BY_BACK_SPLIT = _build_by_back()  # (1287, 56) ea
 BY_BACK_IS_A = SPLIT_A[BY_BACK_SPLIT] == np.arange(len(C5))[:, None]
 
 
+def _rank_weights(subsets: np.ndarray) -> np.ndarray:
+    """(13, subsets): what each sorted position adds to each subset's rank key (its ranks,
+    ascending, in base 16)."""
+    weights = np.zeros((13, len(subsets)))
+    for k in range(subsets.shape[1]):
+        weights[subsets[:, k], np.arange(len(subsets))] = 16.0 ** (subsets.shape[1] - 1 - k)
+    return weights
+
+
+# Subsets' rank keys and suit sums as products of the 13 cards with these weights (einsum:
+# numpy's own loop, exact in float64 as the keys stay under 2 ** 20; a BLAS product would
+# start threads that spin on the other core)
+_RANK_KEY5, _RANK_KEY3 = _rank_weights(C5), _rank_weights(C3)
+_IN5 = (_RANK_KEY5 > 0).astype(np.float64)
+# a five's suit sum (8 ** suit a card) -> its suit where all five are of one suit, else -1
+_FLUSH_SUIT = np.full(5 * 8**3 + 1, -1, dtype=np.intp)
+_FLUSH_SUIT[[5 * 8**suit for suit in range(4)]] = np.arange(4)
+
+
+def _by_subset(cards: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    return np.einsum("...i,ij->...j", cards.astype(np.float64), weights).astype(np.intp)
+
+
 def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Class ids of every five-card and three-card subset of hands given as card indices
     sorted ascending, shape (..., 13): (..., 1287) and (..., 286)."""
-    ranks = indices // 4 + 2
-    suits = indices % 4
-    keys = ranks[..., C5[:, 0]] * int(_W5[0])
-    first_suit = suits[..., C5[:, 0]]
-    flush5 = np.ones(keys.shape, dtype=bool)
-    for i in range(1, 5):
-        keys += ranks[..., C5[:, i]] * int(_W5[i])
-        flush5 &= suits[..., C5[:, i]] == first_suit
-    cls5 = np.where(flush5, FLUSH5[keys], PLAIN5[keys]).astype(np.intp)
-    keys3 = ranks[..., C3[:, 0]] * 256 + ranks[..., C3[:, 1]] * 16 + ranks[..., C3[:, 2]]
-    return cls5, TAB3[keys3].astype(np.intp)
+    ranks = np.asarray(indices) // 4 + 2
+    keys = _by_subset(ranks, _RANK_KEY5)
+    cls5 = PLAIN5.take(keys).astype(np.intp)
+    flushes = np.flatnonzero(subset_flush_suits(indices) >= 0)
+    if len(flushes):
+        cls5.ravel()[flushes] = FLUSH5.take(keys.ravel().take(flushes))
+    return cls5, TAB3.take(_by_subset(ranks, _RANK_KEY3)).astype(np.intp)
 
 
 def subset_flush_suits(indices: np.ndarray) -> np.ndarray:
     """The suit of every five-card subset that is one suit's, else -1, of hands given as
     card indices sorted ascending, shape (..., 13): (..., 1287)."""
-    suits = indices % 4
-    first = suits[..., C5[:, 0]]
-    same = np.ones(first.shape, dtype=bool)
-    for i in range(1, 5):
-        same &= suits[..., C5[:, i]] == first
-    return np.where(same, first, -1)
+    return _FLUSH_SUIT.take(_by_subset(8 ** (np.asarray(indices) % 4), _IN5))
 
 
 def subset_showdown(
@@ -273,15 +284,17 @@ class HandTables:
         self.indices = sidx = np.sort(idx)
         self.ranks = sidx // 4 + 2
         self.suits = sidx % 4
-        s5 = self.suits[C5]
-        self.flush5 = (s5 == s5[:, :1]).all(axis=1)
         self.cls5, self.cls3 = subset_classes(sidx)
-        ca = self.cls5.take(SPLIT_A)
-        cb = self.cls5.take(SPLIT_B)
+        self.flush5 = subset_flush_suits(sidx) >= 0
+        # the splits' classes as int16 (class ids are under 2 ** 15): half the memory to
+        # pass over, and every solve builds its hand's tables
+        c16 = self.cls5.astype(np.int16)
+        ca = c16.take(SPLIT_A)
+        cb = c16.take(SPLIT_B)
         self.a_is_back = ca >= cb
         back = np.maximum(ca, cb)
         middle = np.minimum(ca, cb)
-        front = self.cls3.take(SPLIT_F)
+        front = self.cls3.astype(np.int16).take(SPLIT_F)
         self.valid = np.flatnonzero(front <= middle)
         self.back = back.take(self.valid)
         self.middle = middle.take(self.valid)
