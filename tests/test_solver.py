@@ -50,9 +50,8 @@ from capsa.solver.model import (
     value_table,
 )
 from capsa.solver.monte_carlo import (
-    HARD_LAST_HANDS,
-    HARD_MORE_HANDS,
     HARD_OPPONENT_HANDS,
+    HARD_STAGES,
     PRIOR_WEIGHT,
     after_fee,
     row_key,
@@ -1103,15 +1102,14 @@ def test_a_hopeless_hand_is_surrendered_where_the_table_allows_it(level):
 def test_hard_values_a_surrender_on_its_deals():
     """hard's surrender value is the surrender's price to each opponent who stays in on
     its deals (opponents set by normal surrender too), shrunk towards the price to all
-    (the less, the more deals: HARD_MORE_HANDS and HARD_LAST_HANDS more where the choice
-    is at risk)."""
+    (the less, the more deals: HARD_STAGES' more where the choice is at risk)."""
     preset = get_preset("chinese-poker", {"method": "2-4", "surrender": True})
     for seed in range(6):
         hand = deal(4, seed=300 + seed)[0]
         a = arrange(hand, preset, "hard", 3)
         assert a.surrender_value is not None
         # the most it deals
-        deals = (HARD_OPPONENT_HANDS + HARD_MORE_HANDS + HARD_LAST_HANDS) // 3
+        deals = (HARD_OPPONENT_HANDS + sum(hands for hands, _ in HARD_STAGES)) // 3
         assert -9.0 <= a.surrender_value <= -9.0 * PRIOR_WEIGHT / (deals + PRIOR_WEIGHT)
         assert a.surrender == (a.surrender_value > max(a.ordinary_expected, a.expected))
 

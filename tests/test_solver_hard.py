@@ -81,56 +81,51 @@ def dealt(monkeypatch):
 
 def test_hard_deals_more_where_its_choice_is_at_risk(monkeypatch, dealt):
     hand = deal(4, seed=13)[0]  # a hand whose options differ on some deals
-    monkeypatch.setattr(mc, "HARD_MORE_HANDS", 600)
-    monkeypatch.setattr(mc, "HARD_LAST_HANDS", 0)  # the first stage only: below
-    monkeypatch.setattr(mc, "HARD_RISK", -1.0)  # every choice is at risk
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, -1.0),))  # every choice is at risk
     close = arrange(hand, STANDARD, "hard", 3, seed=5)
     first = mc.HARD_OPPONENT_HANDS // 3
     assert [n for n, _ in dealt] == [first, 200]
     assert dealt[0][1] != dealt[1][1]  # other deals, not the same ones again
     dealt.clear()
-    monkeypatch.setattr(mc, "HARD_RISK", 1e9)  # no choice is
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, 1e9),))  # no choice is
     clear = arrange(hand, STANDARD, "hard", 3, seed=5)
     assert [n for n, _ in dealt] == [first]
     # the same hand and seed give the same answer, whichever way it was reached
     assert arrange(hand, STANDARD, "hard", 3, seed=5) == clear
-    monkeypatch.setattr(mc, "HARD_RISK", -1.0)
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, -1.0),))
     assert arrange(hand, STANDARD, "hard", 3, seed=5) == close
 
 
 def test_hard_deals_more_again_where_its_choice_is_still_at_risk(monkeypatch, dealt):
-    """A choice still at risk after the first extra deals (over HARD_LAST_RISK) gets
-    HARD_LAST_HANDS more, on deals of its own; one no longer at risk does not."""
+    """A choice still at risk after a stage's deals gets the next stage's, on deals of
+    its own; one no longer at risk does not."""
     hand = deal(4, seed=13)[0]
-    monkeypatch.setattr(mc, "HARD_MORE_HANDS", 600)
-    monkeypatch.setattr(mc, "HARD_LAST_HANDS", 900)
-    monkeypatch.setattr(mc, "HARD_RISK", -1.0)
-    monkeypatch.setattr(mc, "HARD_LAST_RISK", -1.0)
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, -1.0), (900, -1.0), (300, -1.0)))
     again = arrange(hand, STANDARD, "hard", 3, seed=5)
     first = mc.HARD_OPPONENT_HANDS // 3
-    assert [n for n, _ in dealt] == [first, 200, 300]
-    assert len({seed for _, seed in dealt}) == 3
+    assert [n for n, _ in dealt] == [first, 200, 300, 100]
+    assert len({seed for _, seed in dealt}) == 4
     dealt.clear()
-    monkeypatch.setattr(mc, "HARD_LAST_RISK", 1e9)
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, -1.0), (900, 1e9), (300, -1.0)))
     once = arrange(hand, STANDARD, "hard", 3, seed=5)
     assert [n for n, _ in dealt] == [first, 200]
-    # the first two stages' deals are the same either way: only the last ones are added
-    monkeypatch.setattr(mc, "HARD_LAST_RISK", -1.0)
+    # the first stages' deals are the same either way: only the later ones are added
+    monkeypatch.setattr(mc, "HARD_STAGES", ((600, -1.0), (900, -1.0), (300, -1.0)))
     assert arrange(hand, STANDARD, "hard", 3, seed=5) == again
     assert once.expected != again.expected
 
 
 def test_hard_deals_more_on_some_hands_only(dealt):
     """With the shipped settings, some hands are settled on the first deals, some after the
-    first extra ones and some get the last ones too (the budget goes where the choice is at
+    first extra ones and some get later ones too (the budget goes where the choice is at
     risk)."""
-    assert mc.HARD_MORE_HANDS > 0 and mc.HARD_LAST_HANDS > 0
+    assert len(mc.HARD_STAGES) >= 2 and all(hands > 0 for hands, _ in mc.HARD_STAGES)
     stages = []
     for seed in range(12):
         dealt.clear()
         arrange(deal(4, seed=400 + seed)[0], STANDARD, "hard", 3, seed=seed)
         stages.append(len(dealt))
-    assert 1 in stages and 2 in stages and 3 in stages
+    assert 1 in stages and 2 in stages and max(stages) >= 3
 
 
 @pytest.mark.parametrize("name", ["standard", "sayapoker", "chinese-poker"])

@@ -14,12 +14,11 @@ test_solver.py checks ``score_seat`` against ``score_round`` for every preset an
 
 The budget goes where the choice is close: setting the opponents is most of a solve's time,
 so every solve first sets HARD_OPPONENT_HANDS of them, and only where the best option may
-then still lose more than HARD_RISK points to another (``choice_risk``, from the spread of
-their differences over the same deals) does it set HARD_MORE_HANDS more, and where it may
-still lose more than HARD_LAST_RISK after those, HARD_LAST_HANDS more again (at four
-players, 10 to 32% of hands get the first extra deals and 5 to 20% the last ones, by the
-hands measured: the median solve is the first deals'; tests/test_solver_hard.py;
-bench/arrange.py measures the regret and the speed).
+then still lose more than a stage's risk in points to another (``choice_risk``, from the
+spread of their differences over the same deals) does it set that stage's hands more,
+stage after stage (HARD_STAGES). On 60 hands at four players (standard), 23% got the
+first extra deals, 12% the second and 2% the third: the median solve is the first
+deals'; tests/test_solver_hard.py; bench/arrange.py measures the regret and the speed.
 """
 
 from __future__ import annotations
@@ -70,13 +69,9 @@ HARD_SUITS = True
 # two pair and a pair...) not among the best by normal's estimate
 HARD_SHAPES = 4
 PRIOR_WEIGHT = 30.0  # the normal estimate counts as this many deals
-# where the first deals leave the choice at risk (choice_risk: what it may lose over
-# HARD_RISK points), HARD_MORE_HANDS more opponent hands are set
-HARD_MORE_HANDS = 480
-HARD_RISK = 0.1
-# and where it is still at risk after those (over HARD_LAST_RISK), HARD_LAST_HANDS more
-HARD_LAST_HANDS = 1440
-HARD_LAST_RISK = 0.03
+# where the deals so far leave the choice at risk (choice_risk: what it may lose, over a
+# stage's risk in points), a stage's opponent hands more are set, stage after stage
+HARD_STAGES: tuple[tuple[int, float], ...] = ((480, 0.1), (1440, 0.03), (1440, 0.03))
 # opponents set at once (set_hands): a few hundred at once take tens of megabytes; in
 # chunks of this many they take a few, and a hard solve is about 12% faster (the same
 # settings). The solve after a Monte Carlo still finds the caches colder (15-25% slower).
@@ -590,10 +585,9 @@ def hard_choice(
     """The best split of hard's candidates and the values of every option.
 
     Every candidate, declaring the special, surrendering and the played rows are scored on
-    the same deals: HARD_OPPONENT_HANDS opponent hands, HARD_MORE_HANDS more where the
-    choice between the options (the played rows are none) is then at risk
-    (``choice_risk`` over HARD_RISK), and HARD_LAST_HANDS more where it still is (over
-    HARD_LAST_RISK). Each mean is shrunk towards its analytic value
+    the same deals: HARD_OPPONENT_HANDS opponent hands, then each stage's of HARD_STAGES
+    more while the choice between the options (the played rows are none) is at risk
+    (``choice_risk`` over the stage's risk). Each mean is shrunk towards its analytic value
     (``normal``'s estimate, ``special_prior``, the surrender's price to every opponent),
     weighted as PRIOR_WEIGHT deals. Fouled rows have no such estimate: theirs is the plain
     mean of the same deals. The played rows never change the choice."""
@@ -633,9 +627,7 @@ def hard_choice(
         tables, preset, opponents, cands, special, special_rows, n_deals, seed, keys, played
     )
     score = scored(points)
-    for stage, (hands, risk) in enumerate(
-        ((HARD_MORE_HANDS, HARD_RISK), (HARD_LAST_HANDS, HARD_LAST_RISK)), start=1
-    ):
+    for stage, (hands, risk) in enumerate(HARD_STAGES, start=1):
         more = hands // opponents
         if not more or choice_risk(points, score, options) <= risk:
             break
