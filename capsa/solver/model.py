@@ -555,10 +555,12 @@ def normal_splits(
     every split: each back gets an upper bound of its splits' values (its row, the best
     middle and front rows of no higher class in the hand, ``extra_bound``); the
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
-    back whose bound reaches the best value found, skipping a split whose rows' sum plus
-    its back's interaction bound falls short of it. Ties go to the lowest split, as
-    ``np.argmax`` does in ``normal_choice``. ``model``: another RowModel than the
-    preset's (capsa.solver.build_tables uses it while it learns the tables).
+    back whose bound still reaches the best value found, furthest above it first, in
+    chunks of _CHUNK (hand, back) pairs, skipping a split whose rows' sum plus its back's
+    extra bound falls short of it (about 90 backs of 1,287 a hand are scored). Ties go to
+    the lowest split, as ``np.argmax`` does in ``normal_choice``. ``model``: another
+    RowModel than the preset's (capsa.solver.build_tables uses it while it learns the
+    tables).
     """
     model = model or model_for(preset, opponents)
     cls5, cls3 = subset_classes(indices)
