@@ -557,7 +557,7 @@ def normal_splits(
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
     back whose bound still reaches the best value found, furthest above it first, in
     chunks of _CHUNK (hand, back) pairs, skipping a split whose rows' sum plus its back's
-    extra bound falls short of it (about 90 backs of 1,287 a hand are scored). Ties go to
+    extra bound falls short of it (90 to 150 backs of 1,287 a hand are scored). Ties go to
     the lowest split, as ``np.argmax`` does in ``normal_choice``. ``model``: another
     RowModel than the preset's (capsa.solver.build_tables uses it while it learns the
     tables).
