@@ -14,8 +14,10 @@ Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 (--no-keep-memory: glibc's defaults). Printed with the load average at the start and the
 median CPU time of a solve beside the wall time (a loaded machine stretches the wall time
 more). hard's p90 is above its median by design: the hands where its choice is at risk
-(10 to 32% at four players) set three times the opponent hands, and those still at risk
-then (5 to 20%) nine times (capsa.solver.monte_carlo).
+(about a third at four players) set three times the opponent hands, those still at risk
+then (about one in eight) nine times, and the few left fifteen times (HARD_STAGES in
+capsa.solver.monte_carlo). Then the CPU time of setting one opponent hand by normal
+(normal_splits), which is most of a hard solve.
 
 Strength: duplicate 4-handed play on fixed deals, standard preset. For a pairing X vs Y,
 X sits in each seat in turn against three Y; X's points are compared with what Y scored
@@ -56,6 +58,7 @@ from capsa.solver import model as solver_model
 from capsa.solver.evaluator import C3, C5, MASK5, HandTables, find_specials
 from capsa.solver.model import RowModel, best_special, normal_splits, preset_key, value_table
 from capsa.solver.monte_carlo import (
+    SET_CHUNK,
     after_fee,
     candidate_rows,
     score_with,
@@ -177,6 +180,29 @@ def speed(normal_hands: int, hard_hands: int, tables, sizes, memory: str) -> Non
                     f"{name:<28} {players:>7} {level:<7} {med:>9.2f} {p90:>8.2f} {cpu:>10.2f} "
                     f"{n:>6}"
                 )
+
+
+def opponent_speed(tables, sizes, batches: int = 10) -> None:
+    """CPU time of setting one opponent hand by normal (normal_splits, SET_CHUNK hands at
+    once, as hard's Monte Carlo sets them): hard pays it for each of its 240 to 4,320
+    opponent hands, and it is most of a hard solve."""
+    rng = np.random.default_rng(SEED)
+    hands = np.sort(np.stack([rng.permutation(52)[:13] for _ in range(SET_CHUNK * batches)]), 1)
+    print(f"\nOpponent hands set by normal_splits, {SET_CHUNK} at once (ms a hand, best of 3)")
+    print(f"{'table':<28} " + " ".join(f"{p:>2} players" for p in sizes))
+    for name in tables:
+        preset = TABLES[name]
+        row = []
+        for players in sizes:
+            normal_splits(hands[:SET_CHUNK], preset, players - 1)  # load the tables
+            times = []
+            for _ in range(3):
+                start = time.process_time()
+                for at in range(0, len(hands), SET_CHUNK):
+                    normal_splits(hands[at : at + SET_CHUNK], preset, players - 1)
+                times.append((time.process_time() - start) / len(hands) * 1e3)
+            row.append(min(times))
+        print(f"{name:<28} " + " ".join(f"{t:>10.3f}" for t in row))
 
 
 def _strength_chunk(args):
@@ -482,6 +508,7 @@ def main(argv=None) -> int:
         memory = "default allocator" if args.no_keep_memory else "keep_memory() as in the workers"
         sizes = tuple(int(p) for p in args.speed_players.split(","))
         speed(args.speed_hands, args.hard_speed_hands, tables, sizes, memory)
+        opponent_speed(tables, sizes)
     if args.only in (None, "strength"):
         strength(args.deals, args.workers, pairings, args.old_tables)
     if args.only in (None, "regret"):
