@@ -14,8 +14,8 @@ Speed: one process, with capsa.solver.keep_memory() as the bot's workers have it
 (--no-keep-memory: glibc's defaults). Printed with the load average at the start and the
 median CPU time of a solve beside the wall time (a loaded machine stretches the wall time
 more). hard's p90 is above its median by design: the hands where its choice is at risk
-(about a third at four players) set three times the opponent hands, those still at risk
-then (about one in eight) nine times, and the few left fifteen times (HARD_STAGES in
+(a quarter to a third at four players) set three times the opponent hands, those still
+at risk then nine times, and the few left fifteen times (HARD_STAGES in
 capsa.solver.monte_carlo). Then the CPU time of setting one opponent hand by normal
 (normal_splits), which is most of a hard solve.
 

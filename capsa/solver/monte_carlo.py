@@ -16,9 +16,10 @@ The budget goes where the choice is close: setting the opponents is most of a so
 so every solve first sets HARD_OPPONENT_HANDS of them, and only where the best option may
 then still lose more than a stage's risk in points to another (``choice_risk``, from the
 spread of their differences over the same deals) does it set that stage's hands more,
-stage after stage (HARD_STAGES). On 60 hands at four players (standard), 35% got the
-first extra deals, 13% the second and 3% the third: the median solve is the first
-deals'; tests/test_solver_hard.py; bench/arrange.py measures the regret and the speed.
+stage after stage (HARD_STAGES). On 60 and 100 hands at four players (standard), 23 to
+34% got the first extra deals, 12 to 26% the second and 2 to 13% the third: the median
+solve is the first deals'; tests/test_solver_hard.py; bench/arrange.py measures the regret
+and the speed.
 """
 
 from __future__ import annotations
@@ -70,10 +71,10 @@ HARD_SUITS = True
 HARD_SHAPES = 4
 PRIOR_WEIGHT = 30.0  # the normal estimate counts as this many deals
 # where the deals so far leave the choice at risk (choice_risk: what it may lose, over a
-# stage's risk in points), a stage's opponent hands more are set, stage after stage (a
-# risk of a few hundredths: the regret's target is 0.01 a hand, and a few hands that lose
-# tenths of a point make most of it)
-HARD_STAGES: tuple[tuple[int, float], ...] = ((480, 0.03), (1440, 0.03), (1440, 0.03))
+# stage's risk in points), a stage's opponent hands more are set, stage after stage. A
+# first risk of 0.03 sends 35 to 50% of hands at four players to the extra deals, and the
+# median solve to the edge of the first stage's: docs/SOLVER.md
+HARD_STAGES: tuple[tuple[int, float], ...] = ((480, 0.1), (1440, 0.03), (1440, 0.03))
 # opponents set at once (set_hands): a few hundred at once take tens of megabytes; in
 # chunks of this many they take a few, and a hard solve is about 12% faster (the same
 # settings). The solve after a Monte Carlo still finds the caches colder (15-25% slower).
