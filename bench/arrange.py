@@ -184,7 +184,7 @@ def speed(normal_hands: int, hard_hands: int, tables, sizes, memory: str) -> Non
 
 def opponent_speed(tables, sizes, batches: int = 10) -> None:
     """CPU time of setting one opponent hand by normal (normal_splits, SET_CHUNK hands at
-    once, as hard's Monte Carlo sets them): hard pays it for each of its 240 to 4,320
+    once, as hard's Monte Carlo sets them): hard pays it for each of its 240 to 3,600
     opponent hands, and it is most of a hard solve."""
     rng = np.random.default_rng(SEED)
     hands = np.sort(np.stack([rng.permutation(52)[:13] for _ in range(SET_CHUNK * batches)]), 1)

@@ -464,10 +464,11 @@ class RowModel:
         - Sweeping grows with each row's chance (the joint is a distribution), and so does
           winning two rows or more (2-4); the sweep's values are at most the envelopes'.
         - Being swept shrinks as each row grows, and where a split can be swept each of its
-          rows can lose, so each pays at least ``least_lost`` of its position; under 2-4,
+          rows can lose, so its middle and front each pay at least ``least_lost`` of their
+          position (the back pays its own); under 2-4,
           losing two rows or more (``_majority``) is at least losing all three.
         - 2-4's one-win-two-ties term is at most each row's chance times the others'
-          largest chances to tie; with winning two or more, at most 1.5 (pb + pm + pf).
+          largest chances to tie.
         """
         fb, em, ef = self.columns[0], self.envelope[1], self.envelope[2]
         won = (
@@ -484,7 +485,7 @@ class RowModel:
             pb, pm, pf = fb[P].take(back), em[P].take(middle), ef[P].take(front)
             xb, xm, xf = self.most_tied
             ties = pb * xm * xf + pm * xb * xf + pf * xb * xm
-            most = np.minimum(1.5 * (pb + pm + pf), self._two_or_more(*won) + ties)
+            most = self._two_or_more(*won) + ties
             return units_extra(self.preset, 2, 1) * (most - lost3)
         won3 = self.joint.below.take(won[0] + won[1] + won[2])
         if self.units:
@@ -553,7 +554,8 @@ def normal_splits(
 
     The same split and value as ``normal_choice``, found back by back without scoring
     every split: each back gets an upper bound of its splits' values (its row, the best
-    middle and front rows of no higher class in the hand, ``extra_bound``); the
+    middle row of no higher class than it and the best front of no higher class than it or
+    than the hand's strongest three, ``extra_bound``); the
     splits of the FIRST_BACKS backs with the highest bounds are scored, then those of every
     back whose bound still reaches the best value found, furthest above it first, in
     chunks of _CHUNK (hand, back) pairs, skipping a split whose rows' sum plus its back's

@@ -71,9 +71,10 @@ HARD_SUITS = True
 HARD_SHAPES = 4
 PRIOR_WEIGHT = 30.0  # the normal estimate counts as this many deals
 # where the deals so far leave the choice at risk (choice_risk: what it may lose, over a
-# stage's risk in points), a stage's opponent hands more are set, stage after stage. A
-# first risk of 0.03 sends 35 to 50% of hands at four players to the extra deals, and the
-# median solve to the edge of the first stage's: docs/SOLVER.md
+# stage's risk in points), a stage's opponent hands more are set, stage after stage (a
+# first risk of 0.03 was tried and not kept: it sent 35 to 50% of hands at four players
+# to the extra deals, and the median solve to the edge of the first stage's;
+# docs/SOLVER.md)
 HARD_STAGES: tuple[tuple[int, float], ...] = ((480, 0.1), (1440, 0.03), (1440, 0.03))
 # opponents set at once (set_hands): a few hundred at once take tens of megabytes; in
 # chunks of this many they take a few, and a hard solve is about 12% faster (the same
