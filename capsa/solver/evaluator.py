@@ -235,7 +235,7 @@ def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cls5 = PLAIN5.take(keys).astype(np.intp)
     flushes = np.flatnonzero(subset_flush_suits(indices) >= 0)
     if len(flushes):
-        cls5.ravel()[flushes] = FLUSH5.take(keys.ravel().take(flushes))
+        np.put(cls5, flushes, FLUSH5.take(keys.ravel().take(flushes)))
     return cls5, TAB3.take(_by_subset(ranks, _RANK_KEY3)).astype(np.intp)
 
 
@@ -285,7 +285,7 @@ class HandTables:
         self.ranks = sidx // 4 + 2
         self.suits = sidx % 4
         self.cls5, self.cls3 = subset_classes(sidx)
-        self.flush5 = subset_flush_suits(sidx) >= 0
+        self.flush5 = np.isin(LEVEL.take(self.cls5), (5, 8))  # flushes, straight or not
         # the splits' classes as int16 (class ids are under 2 ** 15): half the memory to
         # pass over, and every solve builds its hand's tables
         c16 = self.cls5.astype(np.int16)

@@ -86,6 +86,7 @@ TABLE_PATH = Path(__file__).with_name("row_tables.npz")
 # feature columns of RowModel.features[position]: a row's expected points, its chances to
 # win and to lose, the value a sweep multiplies when it wins and what it pays when it loses
 R, P, Q, MV, LOST = range(5)
+SLACK = 1e-5  # what RowModel.extra_bound adds, relative to it, for the joint's rounding
 JOINT_BINS = 16  # bins of a row's mid-rank per position in RowTable.joint
 JOINT_GRID = 48  # steps per position of the grid RowJoint reads
 Value = TypeVar("Value", float, np.ndarray)
@@ -329,9 +330,8 @@ class RowModel:
             np.maximum.accumulate(order.rank_bound(1.0 - column[Q])) for column in self.columns
         ]
         self.least_lost = [
-            float(column[LOST][column[Q] > 0].min(initial=np.inf)) for column in self.columns
+            float(min(column[LOST][column[Q] > 0], default=0.0)) for column in self.columns
         ]
-        self.least_lost = [x if math.isfinite(x) else 0.0 for x in self.least_lost]
         # the envelopes' points in the joint, where the strongest rows win and lose
         self.envelope_at = [RowJoint.steps(e[P], pos) for pos, e in enumerate(self.envelope)]
         self.envelope_lose_at = [RowJoint.steps(e, pos) for pos, e in enumerate(self.lose_envelope)]
@@ -469,6 +469,9 @@ class RowModel:
           losing two rows or more (``_majority``) is at least losing all three.
         - 2-4's one-win-two-ties term is at most each row's chance times the others'
           largest chances to tie.
+
+        The joint's chances are float32: the bound holds to about 1e-6 a point, and SLACK
+        (relative to the back's row and the extra) is added for that.
         """
         fb, em, ef = self.columns[0], self.envelope[1], self.envelope[2]
         won = (
@@ -486,14 +489,17 @@ class RowModel:
             xb, xm, xf = self.most_tied
             ties = pb * xm * xf + pm * xb * xf + pf * xb * xm
             most = self._two_or_more(*won) + ties
-            return units_extra(self.preset, 2, 1) * (most - lost3)
-        won3 = self.joint.below.take(won[0] + won[1] + won[2])
-        if self.units:
-            return units_extra(self.preset, 3, 0) * (won3 - lost3)
-        values = fb[MV].take(back) + em[MV].take(middle) + ef[MV].take(front)
-        factor = self.c_sweep + self.c_table * won3 ** (self.opponents - 1)
-        paid = fb[LOST].take(back) + (self.least_lost[1] + self.least_lost[2])
-        return factor * won3 * values - self.c_swept * lost3 * paid
+            extra = units_extra(self.preset, 2, 1) * (most - lost3)
+        elif self.units:
+            won3 = self.joint.below.take(won[0] + won[1] + won[2])
+            extra = units_extra(self.preset, 3, 0) * (won3 - lost3)
+        else:
+            won3 = self.joint.below.take(won[0] + won[1] + won[2])
+            values = fb[MV].take(back) + em[MV].take(middle) + ef[MV].take(front)
+            factor = self.c_sweep + self.c_table * won3 ** (self.opponents - 1)
+            paid = fb[LOST].take(back) + (self.least_lost[1] + self.least_lost[2])
+            extra = factor * won3 * values - self.c_swept * lost3 * paid
+        return extra + SLACK * (1.0 + np.abs(fb[R].take(back)) + np.abs(extra))
 
     def row_win(self, back, middle, front) -> np.ndarray:
         """Sum of the three rows' win chances (values and sweeps ignored): the easy setter."""
@@ -540,7 +546,6 @@ def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int)
     return float(ev[0])
 
 
-SLACK = 1e-5  # what normal_splits adds to its bounds, relative to them, for rounding
 FIRST_BACKS = 8  # backs whose splits normal_splits scores first, for each hand
 _CHUNK = 512  # (hand, back) pairs scored at once (their arrays stay in the cache)
 
@@ -577,11 +582,9 @@ def normal_splits(
     no_front = cls5 < cls3.min(axis=1, keepdims=True)
     # a bound of each back's splits: its row, the best middle and front rows of no higher
     # class (the features' envelopes) and a bound of the extra (RowModel.extra_bound)
-    eb, em, ef = model.envelope
+    _, em, ef = model.envelope
     r_back = fb[R][sd5]
     extra = model.extra_bound(sd5, cls5, front_cls)
-    # rounding: the joint's chances are float32, so the bound holds to about 1e-6 a point
-    extra += SLACK * (1.0 + np.abs(r_back) + np.abs(extra))
     bound = r_back + extra + em[R][cls5] + ef[R][front_cls]
     bound[no_front] = -np.inf
     flat5, flat3 = cls5.ravel(), cls3.ravel()
