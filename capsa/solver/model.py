@@ -314,9 +314,13 @@ class RowModel:
         # 1 - q: the same point unless ties push)
         self.joint = RowJoint(joint)
         self.win_at = [RowJoint.steps(c[P], pos) for pos, c in enumerate(self.columns)]
+        # a row's point where it loses, one expression for its own point and for the
+        # envelope's (1 - Q and P differ in the last bit, and a point at a half step of
+        # the grid must round the same way in both)
+        lose_point = [1.0 - c[Q] if push else c[P] for c in self.columns]
         self.lose_at = self.win_at
         if push:
-            self.lose_at = [RowJoint.steps(1.0 - c[Q], pos) for pos, c in enumerate(self.columns)]
+            self.lose_at = [RowJoint.steps(x, pos) for pos, x in enumerate(lose_point)]
         # the least non-decreasing bound of R, P and MV over strength classes, per
         # position: the best of a feature over the rows of no higher strength class than c
         # (whatever their showdown classes) is at most envelope[c]
@@ -324,11 +328,9 @@ class RowModel:
             {c: np.maximum.accumulate(order.rank_bound(column[c])) for c in (R, P, MV)}
             for column in self.columns
         ]
-        # and the least non-decreasing bound of a row's point in the joint where it loses
-        # (1 - Q), and per position the least that a row that can lose pays when it does
-        self.lose_envelope = [
-            np.maximum.accumulate(order.rank_bound(1.0 - column[Q])) for column in self.columns
-        ]
+        # and the least non-decreasing bound of a row's point in the joint where it loses,
+        # and per position the least that a row that can lose pays when it does
+        self.lose_envelope = [np.maximum.accumulate(order.rank_bound(x)) for x in lose_point]
         self.least_lost = [
             float(min(column[LOST][column[Q] > 0], default=0.0)) for column in self.columns
         ]
