@@ -56,7 +56,15 @@ from capsa.scoring import Seat, score_round
 from capsa.solver import arrange, keep_memory
 from capsa.solver import model as solver_model
 from capsa.solver.evaluator import C3, C5, MASK5, HandTables, find_specials
-from capsa.solver.model import RowModel, best_special, normal_splits, preset_key, value_table
+from capsa.solver.model import (
+    RowModel,
+    best_special,
+    normal_splits,
+    preset_key,
+    table_models,
+    table_name,
+    value_table,
+)
 from capsa.solver.monte_carlo import (
     SET_CHUNK,
     after_fee,
@@ -108,7 +116,7 @@ def greedy(hand):
     return Seat("", row(C5[back]), row(C5[middle]), row(front))
 
 
-OLD_TABLES: dict[str, RowModel] = {}  # --old-tables: the "normal-old" level's model
+OLD_TABLES: dict[str, tuple[RowModel, ...]] = {}  # --old-tables: "normal-old"'s models
 
 
 def setting(hand, level, seed):
@@ -118,7 +126,7 @@ def setting(hand, level, seed):
         # normal as it is, with the row tables of --old-tables
         key = (preset_key(PRESET), 3)
         current = solver_model._MODELS.get(key)
-        solver_model._MODELS[key] = OLD_TABLES["model"]
+        solver_model._MODELS[key] = OLD_TABLES["models"]
         try:
             a = arrange(hand, PRESET, "normal", 3, seed=seed)
         finally:
@@ -135,9 +143,12 @@ def _use_old_tables(path: str | None) -> None:
     keep_memory()
     if path:
         data = np.load(path)
-        OLD_TABLES["model"] = RowModel(
-            PRESET, 3, data["counts"].astype(np.float64), float(data["sweep"])
-        )
+        if "names" in data:  # a table per preset and size: the standard preset's, 4 players
+            table = solver_model.load_tables(path)[table_name(PRESET, 4)]
+            OLD_TABLES["models"] = table_models(PRESET, 3, table)
+        else:  # one table, before there were several
+            counts = data["counts"].astype(np.float64)
+            OLD_TABLES["models"] = (RowModel(PRESET, 3, counts, float(data["sweep"])),)
 
 
 def named(seat: Seat, i: int) -> Seat:

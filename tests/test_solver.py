@@ -8,6 +8,7 @@ import fnmatch
 import io
 import itertools
 import json
+import math
 import pickle
 import random
 import subprocess
@@ -29,11 +30,14 @@ from capsa.solver import Arrangement, arrange, arrange_async, check_hand
 from capsa.solver import evaluator as ev
 from capsa.solver import model as solver_model
 from capsa.solver.build_tables import (
-    JOINT_ROUNDS,
     SEED,
+    SETTLE_ROUNDS,
+    SETTLE_SCALE,
+    SETTLE_WINDOW,
     build,
     iterations_for,
     normal_rows,
+    strata_for,
     table_presets,
 )
 from capsa.solver.evaluator import THREE_STRAIGHT_RANKS, may_hold_special
@@ -777,8 +781,8 @@ def test_row_caps_bound_every_split(opponents):
     hands = [np.array(idx) for idx in random_hands(40, seed=30 + opponents)]
     hands += [check_hand(hand) for hand in tricky_hands()]
     for preset in VARIANTS.values():
-        model = solver_model.model_for(preset, opponents)
         for idx in hands:
+            model = solver_model.model_for(idx, preset, opponents)
             _, _, back, middle, front = ev.HandTables(idx).showdown(preset.suit_tiebreak)
             bound = sum(c.take(r) for c, r in zip(model.cap, (back, middle, front), strict=True))
             assert (bound >= model.split_ev(back, middle, front) - 1e-12).all(), preset
@@ -792,9 +796,9 @@ def test_back_bounds_every_split(opponents):
     hands = [np.array(idx) for idx in random_hands(40, seed=40 + opponents)]
     hands += [check_hand(hand) for hand in tricky_hands()]
     for preset in VARIANTS.values():
-        model = solver_model.model_for(preset, opponents)
-        fb, fm, ff = model.columns
         for idx in hands:
+            model = solver_model.model_for(idx, preset, opponents)
+            fb, fm, ff = model.columns
             tables = ev.HandTables(idx)
             _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
             splits = np.arange(len(back))
@@ -1028,7 +1032,9 @@ def test_every_preset_method_and_table_size_has_its_own_table():
     assert set(tables) == expected and len(expected) == 15
     for name, (preset, players) in table_presets().items():
         table = tables[name]
-        assert table.counts.shape == (3, ev.showdown_classes(preset.suit_tiebreak).count)
+        classes = ev.showdown_classes(preset.suit_tiebreak).count
+        assert table.counts.shape == (strata_for(players), 3, classes)
+        assert (table.counts.sum(axis=-1) > 0).all()  # every stratum seen at every position
         assert 0.0 < table.sweep < 0.5
         assert solver_model.table_for(preset, players) is table
     standard = [tables[f"standard.{p}p"].sweep for p in (2, 3, 4)]
@@ -1040,31 +1046,79 @@ def test_every_preset_method_and_table_size_has_its_own_table():
     assert solver_model.table_for(fee, 2) is tables["sayapoker.2p"]
 
 
+def test_stratified_tables_see_card_removal():
+    """Where a table is learned per stratum of the hand's cards, its opponents' rows show
+    the card removal the strata stand for: more pairs left unseen, stronger backs against
+    the hand (at every count of high cards held); more high cards held, weaker fronts (at
+    every count of pairs left). Classes are in showdown order, so a mean class is a
+    strength."""
+    stratified = 0
+    for name, table in solver_model.load_tables().items():
+        if table.strata == 1:
+            continue
+        stratified += 1
+        counts = table.counts.reshape(3, 3, 3, -1)  # pairs left, high held, position
+        mean = (counts * np.arange(counts.shape[-1])).sum(-1) / counts.sum(-1)
+        assert (np.diff(mean[:, :, 0], axis=0) > 0).all(), name
+        assert (np.diff(mean[:, :, 2], axis=1) < 0).all(), name
+    assert stratified
+
+
 def test_the_shipped_tables_are_what_the_builder_writes_by_default():
     """Every table python -m capsa.build_tables names is shipped, built from the builder's
-    seed over its iterations for that preset (the same command writes the same tables)."""
+    seed over its iterations and strata for that preset and size (the same command writes
+    the same tables)."""
     data = np.load(solver_model.TABLE_PATH)
     every = table_presets()
     assert sorted(str(n) for n in data["names"]) == sorted(every)
-    for name, (seed, iterations, _, players) in zip(data["names"], data["meta"], strict=True):
+    for name, meta in zip(data["names"], data["meta"], strict=True):
+        seed, iterations, _, players, strata = meta
         preset, table_players = every[str(name)]
-        assert (seed, iterations, players) == (SEED, iterations_for(preset), table_players), name
+        want = (SEED, iterations_for(preset), table_players, strata_for(table_players))
+        assert (seed, iterations, players, strata) == want, name
 
 
 def test_build_learns_a_table_by_self_play():
-    """A small build: one row a hand set per position, in the preset's showdown classes."""
+    """A small build: per position, each hand's opponents' rows (two at three players) in
+    the preset's showdown classes, summed over the last settling plays; per stratum of the
+    hand's cards where it is learned so."""
     preset = get_preset("sayapoker")
     lines: list[str] = []
     table = build(preset, 3, iterations=1, hands=300, workers=1, log=lines.append)
-    assert table.counts.shape == (3, ev.showdown_classes("early").count)
-    assert (table.counts.sum(axis=1) == 300).all()
+    assert table.counts.shape == (1, 3, ev.showdown_classes("early").count)
+    seen = 300 * SETTLE_SCALE * SETTLE_WINDOW * 2  # each hand's two opponents
+    assert (table.counts.sum(axis=-1) == seen).all()
     bins = solver_model.JOINT_BINS
-    # the joint is the last joint round's play, under the counts learned
+    # the joint is the settling window's plays, under the counts learned
     assert table.joint.shape == (bins, bins, bins)
-    assert table.joint.sum() == 300 * JOINT_ROUNDS[-1]
+    assert table.joint.sum() == seen
     assert 0.0 < table.sweep < 0.5
-    assert len(lines) == 2 + len(JOINT_ROUNDS) and "table-to-play gap" in lines[1]
-    assert all("joint round" in line for line in lines[2:])
+    assert len(lines) == 2 + SETTLE_ROUNDS and "table-to-play gap" in lines[1]
+    assert all("settling" in line and "gap" in line for line in lines[2:])
+    # per stratum: each hand's three opponents counted under the hand's stratum
+    table = build(preset, 4, iterations=0, hands=800, workers=1, log=lines.append, strata=9)
+    assert table.counts.shape == (9, 3, ev.showdown_classes("early").count)
+    assert table.counts.sum() == 800 * SETTLE_SCALE * SETTLE_WINDOW * 3 * 3
+    assert (table.counts.sum(axis=-1) > 0).all()
+
+
+def test_unseen_stratum_counts_pairs_left_and_high_cards():
+    """A hand's stratum: the pairs its unseen cards can make (C(unseen of a rank, 2) summed
+    over ranks), cut at PAIRS_LEFT_CUTS, then its cards of rank J or better, cut at
+    HIGH_HELD_CUTS."""
+    rng = np.random.default_rng(8)
+    hands = np.stack([rng.permutation(52)[:13] for _ in range(300)])
+    hands[0] = np.arange(13) * 4  # one card of each rank: 39 pairs left, 4 high
+    hands[1] = np.arange(13)  # 2222 3333 4444 5: 9 ranks untouched, 57 left, none high
+    hands[2] = np.arange(39, 52)  # the top 13 cards: 6 x 9 + 3 pairs left, 13 high
+    for hand, stratum in zip(hands, solver_model.unseen_stratum(hands), strict=True):
+        ranks = [int(c) // 4 for c in hand]
+        pairs = sum(math.comb(4 - ranks.count(r), 2) for r in range(13))
+        high = sum(r >= 9 for r in ranks)
+        want = 3 * sum(pairs >= c for c in (43, 45)) + sum(high >= c for c in (4, 5))
+        assert stratum == want, (hand, pairs, high)
+    assert solver_model.unseen_stratum(hands[:3]).tolist() == [1, 6, 8]
+    assert solver_model.unseen_stratum(hands[0]) == 1  # one hand
 
 
 def _weakest(preset, opponents: int, hands: int = 300):
@@ -1180,7 +1234,7 @@ def test_joint_gives_the_sweep_chances_of_normal_play():
     other hands set the same way show them; the rows taken as independent are further off
     (an opponent's three rows are set from one hand, under one order)."""
     preset = get_preset("standard")
-    shipped = solver_model.model_for(preset, 3)
+    shipped = solver_model.models_for(preset, 3)
     rng = np.random.default_rng(77)
     hands = np.stack([rng.permutation(52)[:13] for _ in range(8000)])
     learned, seen = np.split(normal_rows(hands, preset, shipped), 2)

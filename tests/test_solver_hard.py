@@ -28,7 +28,7 @@ def test_majority_equals_the_27_outcomes():
     won = rng.integers(0, grid + 1, (3, 50))
     lost = (rng.random((3, 50)) * (grid - won + 1)).astype(int)  # won + lost <= grid
     p, q = won / grid, lost / grid
-    model = copy.copy(solver_model.model_for(get_preset("chinese-poker", {"method": "2-4"}), 1))
+    model = copy.copy(solver_model.models_for(get_preset("chinese-poker", {"method": "2-4"}), 1)[0])
     model.joint = solver_model.RowJoint(None)
     steps = solver_model.RowJoint.steps
     at_won = tuple(steps(p[pos], pos) for pos in range(3))

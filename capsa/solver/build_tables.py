@@ -7,20 +7,20 @@ There is one table per preset, scoring method and table size (capsa.solver.model
 (the room fee, surrender) share their preset's. A table is, per position, how often an
 opponent's row falls in each showdown class (capsa.solver.evaluator.ShowdownClasses),
 learned by self-play on that table: deal many hands to that many players from a fixed seed
-and set them. Iteration 0 sets them greedily (best back, best middle, rest front); every
+and set them, and count each hand's opponents' rows; a table of STRATA_BY_PLAYERS' sizes
+counts them per card-removal stratum of the hand they face (capsa.solver.model.
+unseen_stratum). Iteration 0 sets them greedily (best back, best middle, rest front); every
 later iteration sets them with the ``normal`` setter of that preset and table size using
 the current table, and the next table is the average of the last half of the iterations'
-plays (fictitious play, so the table settles where ``normal``'s own play matches it
-instead of swinging). Each iteration prints the largest gap between the table it used and
-the play it produced (cumulative distribution, per position). The last iteration also
-measures ``sweep``: how often a hand sweeps another.
+plays (fictitious play, so the play settles instead of swinging). Then SETTLE_ROUNDS
+settling plays, each under the sum of the SETTLE_WINDOW plays before it: the table shipped
+is the last window's, ``normal``'s own play under a table close to it. Each round prints
+the largest gap between the table it used and the play it produced (cumulative
+distribution, per stratum and position) and ``sweep``: how often a hand sweeps another.
 
-The joint of the three rows (capsa.solver.model.RowJoint: how often a setting's rows fell in
-each cell of their mid-ranks) comes after: JOINT_ROUNDS more plays under the final counts,
-each set with the joint the one before learned, each row placed by its mid-rank under those
-counts; the last round's is shipped. (While the counts are learned, ``normal`` plays with a
-joint counted from the same averaged plays; it is not shipped: those plays were chosen under
-tables that came and went.)
+The joint of the three rows (capsa.solver.model.RowJoint: how often an opponent's rows fell
+in each cell of a cube of their mid-ranks, each placed under the counts of the stratum of
+the hand it faced) is counted from the same plays, one for all strata.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,15 +47,17 @@ from capsa.solver.evaluator import (
 )
 from capsa.solver.front import keep_memory
 from capsa.solver.model import (
+    STRATA,
     TABLE_PATH,
-    RowJoint,
     RowModel,
     RowTable,
     joint_counts,
     load_tables,
     normal_splits,
     save_tables,
+    table_models,
     table_name,
+    unseen_stratum,
 )
 
 SEED = 20240611
@@ -98,13 +101,13 @@ def greedy_rows(tables: HandTables, preset: Preset) -> tuple[int, int, int]:
     return int(sd5[back]), int(sd5[middle]), int(sd3[front])
 
 
-def normal_rows(hands: np.ndarray, preset: Preset, model: RowModel) -> np.ndarray:
+def normal_rows(hands: np.ndarray, preset: Preset, models: tuple[RowModel, ...]) -> np.ndarray:
     """Showdown classes (back, middle, front) of normal's settings of hands (N, 13) under
-    ``model``."""
+    ``models`` (one per stratum)."""
     out = np.empty((len(hands), 3), dtype=np.intp)
     for start in range(0, len(hands), BLOCK):
         cards = np.sort(hands[start : start + BLOCK], axis=1)
-        choice, _, cls5, cls3 = normal_splits(cards, preset, model.opponents, model)
+        choice, _, cls5, cls3 = normal_splits(cards, preset, models[0].opponents, models)
         sd5, sd3 = subset_showdown(cards, cls5, cls3, preset.suit_tiebreak)
         at = np.arange(len(choice))
         a, b = SPLIT_A[choice], SPLIT_B[choice]
@@ -116,10 +119,21 @@ def normal_rows(hands: np.ndarray, preset: Preset, model: RowModel) -> np.ndarra
     return out
 
 
-def _chunk(args) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """One worker's share of an iteration: (how many rows fell in each showdown class per
-    position, the settings' rows (N, 3), sweeps seen, pairs of hands compared)."""
-    preset, players, seed, deals, counts, sweep, joint = args
+class Play(NamedTuple):
+    """Hands dealt and set in one round of self-play, seen from each hand: its opponents'
+    rows, each under the hand's stratum."""
+
+    counts: np.ndarray  # (strata, 3, showdown classes): how many opponents' rows in each
+    rows: np.ndarray  # (N, 3): every opponent's setting, once for each hand it faced
+    strata: np.ndarray  # (N,): the stratum of that hand
+    swept: int  # sweeps seen
+    pairs: int  # pairs of hands compared
+
+
+def _chunk(args) -> Play:
+    """One worker's share of a round of self-play (greedy settings where ``counts`` is
+    None)."""
+    preset, players, seed, deals, counts, sweep, joint, strata = args
     rng = np.random.default_rng(seed)
     hands = np.stack(
         [rng.permutation(52)[: 13 * players].reshape(players, 13) for _ in range(deals)]
@@ -127,23 +141,25 @@ def _chunk(args) -> tuple[np.ndarray, np.ndarray, int, int]:
     if counts is None:
         rows = np.array([greedy_rows(HandTables(h), preset) for h in hands.reshape(-1, 13)])
     else:
-        model = RowModel(preset, players - 1, counts, sweep, joint)
-        rows = normal_rows(hands.reshape(-1, 13), preset, model)
-    n = showdown_classes(preset.suit_tiebreak).count
-    out = np.stack([np.bincount(rows[:, pos], minlength=n) for pos in range(3)])
-    settings = rows.astype(np.int16)
+        models = table_models(preset, players - 1, RowTable(counts, sweep, joint))
+        rows = normal_rows(hands.reshape(-1, 13), preset, models)
     rows = rows.reshape(deals, players, 3)
-    swept = sum(
-        int((rows[:, i] > rows[:, j]).all(axis=1).sum())
-        for i in range(players)
-        for j in range(players)
-        if i != j
-    )
-    return out, settings, swept, deals * players * (players - 1)
+    hand_strata = unseen_stratum(hands) if strata > 1 else np.zeros((deals, players), np.intp)
+    pairs = [(i, j) for i in range(players) for j in range(players) if i != j]
+    theirs = np.concatenate([rows[:, j] for _, j in pairs])
+    against = np.concatenate([hand_strata[:, i] for i, _ in pairs])
+    n = showdown_classes(preset.suit_tiebreak).count
+    cells = [
+        np.bincount((against * 3 + pos) * n + theirs[:, pos], minlength=strata * 3 * n)
+        for pos in range(3)
+    ]
+    out = np.sum(cells, axis=0).reshape(strata, 3, n)
+    swept = sum(int((rows[:, i] > rows[:, j]).all(axis=1).sum()) for i, j in pairs)
+    return Play(out, theirs.astype(np.int16), against.astype(np.int8), swept, deals * len(pairs))
 
 
 def _cdf(counts: np.ndarray) -> np.ndarray:
-    return np.cumsum(counts, axis=1) / counts.sum(axis=1, keepdims=True)
+    return np.cumsum(counts, axis=-1) / np.maximum(counts.sum(axis=-1, keepdims=True), 1)
 
 
 def _gap(table: np.ndarray, play: np.ndarray) -> float:
@@ -151,16 +167,43 @@ def _gap(table: np.ndarray, play: np.ndarray) -> float:
     return float(np.abs(_cdf(table) - _cdf(play)).max())
 
 
-# the joint's last rounds: plays under the final row counts, each learning the joint from
-# the one before, as multiples of --hands (the last one larger: it is the one shipped)
-JOINT_ROUNDS = (1, 1, 3)
+# Settling: after the averaged iterations, SETTLE_ROUNDS plays of SETTLE_SCALE times
+# --hands, each under the counts and joint of the SETTLE_WINDOW plays before it (summed:
+# whole counts), so the table shipped is normal's own play under it, not an average of
+# plays under tables that came and went (the middle row's distribution was 0.04 to 0.07
+# from the play under a table learned without them, about 0.01 with them).
+SETTLE_ROUNDS = 8
+SETTLE_WINDOW = 3
+SETTLE_SCALE = 2
+# Tables learned per card-removal stratum (capsa.solver.model.unseen_stratum), by table
+# size; the others have one stratum.
+STRATA_BY_PLAYERS = {4: STRATA}
 
 
-def _play(chunks: list[tuple], workers: int) -> list[tuple]:
+def strata_for(players: int) -> int:
+    """How many strata the shipped table of a table size is learned over."""
+    return STRATA_BY_PLAYERS.get(players, 1)
+
+
+def _play(chunks: list[tuple], workers: int) -> Play:
     if workers == 1:
-        return [_chunk(chunks[0])]
+        return _chunk(chunks[0])
     with ProcessPoolExecutor(workers, initializer=keep_memory) as pool:
-        return list(pool.map(_chunk, chunks))
+        parts = list(pool.map(_chunk, chunks))
+    return Play(
+        np.sum([p.counts for p in parts], axis=0),
+        np.concatenate([p.rows for p in parts]),
+        np.concatenate([p.strata for p in parts]),
+        sum(p.swept for p in parts),
+        sum(p.pairs for p in parts),
+    )
+
+
+def _joint(plays: list[Play], counts: np.ndarray) -> np.ndarray:
+    """The joint of the plays' rows, each under its stratum's counts."""
+    rows = np.concatenate([p.rows for p in plays]).astype(np.intp)
+    strata = np.concatenate([p.strata for p in plays]).astype(np.intp)
+    return joint_counts(rows, counts, strata).astype(np.float64)
 
 
 def build(
@@ -171,60 +214,54 @@ def build(
     workers: int,
     seed: int = SEED,
     log: Callable[[str], object] = print,
+    strata: int = 1,
 ) -> RowTable:
     """Learn one table by self-play: ``hands`` hands set per iteration (dealt ``players``
-    to a deal), then the joint of the rows by JOINT_ROUNDS more plays under the final
-    counts."""
-    deals = max(workers, hands // players)
+    to a deal), averaged over the last half of the iterations, then SETTLE_ROUNDS
+    settling plays; per ``strata`` card-removal strata (1 or capsa.solver.model.STRATA)."""
     counts: np.ndarray | None = None
     joint: np.ndarray | None = None
     sweep = 0.0
-    plays: list[np.ndarray] = []
-    settings: list[np.ndarray] = []
+
+    def play(round_no: int, size: int) -> Play:
+        deals = max(workers, size // players) // workers
+        chunks = [
+            (preset, players, seed + 1000 * round_no + c, deals, counts, sweep, joint, strata)
+            for c in range(workers)
+        ]
+        return _play(chunks, workers)
+
+    plays: list[Play] = []
     for it in range(iterations + 1):
-        chunks = [
-            (preset, players, seed + 1000 * it + c, deals // workers, counts, sweep, joint)
-            for c in range(workers)
-        ]
         start = time.perf_counter()
-        results = _play(chunks, workers)
-        play = np.sum([r[0] for r in results], axis=0).astype(np.float64)
-        rows = np.concatenate([r[1] for r in results]).astype(np.intp)
-        sweep = sum(r[2] for r in results) / sum(r[3] for r in results)
-        gap = "" if counts is None else f", table-to-play gap {_gap(counts, play):.4f}"
+        got = play(it, hands)
+        sweep = got.swept / got.pairs
+        gap = "" if counts is None else f", table-to-play gap {_gap(counts, got.counts):.4f}"
         log(
-            f"  iteration {it}: {deals} deals in {time.perf_counter() - start:.1f}s, "
-            f"sweep chance {sweep:.4f}{gap}"
+            f"  iteration {it}: {len(got.rows) // (players - 1)} hands in "
+            f"{time.perf_counter() - start:.1f}s, sweep chance {sweep:.4f}{gap}"
         )
-        if it == 0:
-            counts, joint = play, joint_counts(rows, play)
-            continue
-        plays.append(play)
-        settings.append(rows)
-        counts = np.mean(plays[len(plays) // 2 :], axis=0)
-        last = settings[len(settings) // 2 :]
-        joint = joint_counts(np.concatenate(last), counts) / len(last)
+        if it:
+            plays.append(got)
+        last = plays[len(plays) // 2 :] or [got]
+        counts = np.mean([p.counts for p in last], axis=0)
+        joint = _joint(last, counts) / len(last)
+    window: list[Play] = []
+    for round_no in range(1, SETTLE_ROUNDS + 1):
+        assert counts is not None and joint is not None
+        start = time.perf_counter()
+        got = play(iterations + round_no, hands * SETTLE_SCALE)
+        sweep = got.swept / got.pairs
+        off = _gap(counts, got.counts)
+        window = [*window, got][-SETTLE_WINDOW:]
+        counts = np.sum([p.counts for p in window], axis=0)
+        joint = _joint(window, counts)
+        log(
+            f"  settling {round_no}: {len(got.rows) // (players - 1)} hands in "
+            f"{time.perf_counter() - start:.1f}s, sweep chance {sweep:.4f}, "
+            f"table-to-play gap {off:.4f}"
+        )
     assert counts is not None and joint is not None
-    # The joint must be the play's under the table it ships with: the averaged plays above
-    # mix settings chosen under tables that came and went (on 120 standard hands at four
-    # players, normal's regret was 0.077 with that joint, 0.012 with its play's). A play
-    # under a joint learns the next; two or three rounds settle it.
-    for round_no, scale in enumerate(JOINT_ROUNDS, start=1):
-        size = max(workers, hands * scale // players) // workers
-        chunks = [
-            (preset, players, seed + 1000 * (iterations + round_no) + c, size, counts, sweep, joint)
-            for c in range(workers)
-        ]
-        start = time.perf_counter()
-        results = _play(chunks, workers)
-        rows = np.concatenate([r[1] for r in results]).astype(np.intp)
-        before = RowJoint(joint)
-        joint = joint_counts(rows, counts).astype(np.float64)
-        moved = np.abs(RowJoint(joint).below - before.below).max()
-        log(
-            f"  joint round {round_no}: {size * workers} deals in "
-            f"{time.perf_counter() - start:.1f}s, moved by {moved:.4f}"
-        )
     return RowTable(counts, sweep, joint)
 
 
@@ -272,10 +309,13 @@ def main(argv=None) -> int:
     for name in names:
         preset, players = every[name]
         iterations = iterations_for(preset) if args.iterations is None else args.iterations
-        print(f"{name}: {iterations} iterations x {args.hands} hands")
+        strata = strata_for(players)
+        print(f"{name}: {iterations} iterations x {args.hands} hands, {strata} strata")
         start = time.perf_counter()
-        tables[name] = build(preset, players, iterations, args.hands, args.workers, args.seed)
-        meta[name] = np.array([args.seed, iterations, args.hands, players], dtype=np.int64)
+        tables[name] = build(
+            preset, players, iterations, args.hands, args.workers, args.seed, strata=strata
+        )
+        meta[name] = np.array([args.seed, iterations, args.hands, players, strata], dtype=np.int64)
         print(f"{name}: built in {time.perf_counter() - start:.0f}s")
         save_tables(tables, meta, args.out)  # after each table: an interrupted run keeps it
     print(f"wrote {args.out}")
@@ -285,4 +325,4 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["build", "greedy_rows", "iterations_for", "main", "table_presets"]
+__all__ = ["build", "greedy_rows", "iterations_for", "main", "strata_for", "table_presets"]

@@ -37,6 +37,12 @@ and read at the split's own mid-ranks. The hands it mends most are the ones with
 bonus row (four of a kind in the back): a sweep doubles the bonus, and which split wins
 all three rows more often decides (docs/SOLVER.md, "Solver regret").
 
+A hand's own cards change what its opponents can hold (card removal): a hand that leaves
+many pairs in the unseen cards meets stronger backs, one holding the high cards meets
+weaker fronts. A table may be learned per stratum of the hand's cards (``unseen_stratum``:
+the pairs left unseen, the cards of rank J or better held): ``models_for`` gives one
+RowModel per stratum, sharing the joint, and ``model_for`` the one a hand reads.
+
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
 and the rules (``should_declare``: by expected points; ``should_surrender``: where the
 table allows it, when the rows lose more than the surrender costs) live here too: every
@@ -72,6 +78,8 @@ from capsa.solver.evaluator import (
     BY_BACK_SPLIT,
     CATEGORY,
     FLUSH_SUITS,
+    MASK3,
+    MASK5,
     SPLIT_A,
     STRENGTHS,
     THREE_STRAIGHT_RANKS,
@@ -89,18 +97,46 @@ R, P, Q, MV, LOST = range(5)
 SLACK = 1e-5  # what RowModel.extra_bound adds, relative to it, for the joint's rounding
 JOINT_BINS = 16  # bins of a row's mid-rank per position in RowTable.joint
 JOINT_GRID = 48  # steps per position of the grid RowJoint reads
+# Card removal: a hand's own cards change what its opponents can hold. A table may be
+# learned per stratum of the hand (unseen_stratum): by the pairs the unseen cards can still
+# make (the sum over ranks of C(unseen of the rank, 2): holding a pair leaves the rank's
+# last two, and a rank not held at all leaves six) and by the cards of rank J or better
+# the hand holds. Cuts at about the thirds of random hands.
+PAIRS_LEFT_CUTS = (43, 45)
+HIGH_HELD_CUTS = (4, 5)
+HIGH_RANK = 9  # card index // 4 of a jack
+STRATA = (len(PAIRS_LEFT_CUTS) + 1) * (len(HIGH_HELD_CUTS) + 1)
 Value = TypeVar("Value", float, np.ndarray)
 
 
 @dataclass(frozen=True)
 class RowTable:
-    """One table of the row model: per position, how often an opponent's row fell in each
-    showdown class (capsa.solver.evaluator.ShowdownClasses) in self-play, and the chance
-    that a hand sweeps another."""
+    """One table of the row model: per stratum of the hand's own cards (unseen_stratum;
+    one stratum: the hand's cards not counted) and position, how often an opponent's row
+    fell in each showdown class (capsa.solver.evaluator.ShowdownClasses) in self-play, and
+    the chance that a hand sweeps another."""
 
-    counts: np.ndarray  # (3, showdown classes)
+    counts: np.ndarray  # (1 or STRATA, 3, showdown classes)
     sweep: float
     joint: np.ndarray  # (JOINT_BINS,) * 3: the rows' mid-ranks together (RowJoint)
+
+    @property
+    def strata(self) -> int:
+        return int(self.counts.shape[0])
+
+
+def unseen_stratum(indices: np.ndarray) -> np.ndarray:
+    """The card-removal stratum (0 .. STRATA - 1) of hands given as card indices (..., 13):
+    the pairs left in the unseen cards (PAIRS_LEFT_CUTS), then the high cards held
+    (HIGH_HELD_CUTS)."""
+    ranks = np.asarray(indices) // 4
+    held = (ranks[..., None] == np.arange(13)).sum(axis=-2)
+    left = 4 - held
+    pairs = (left * (left - 1) // 2).sum(axis=-1)
+    high = (ranks >= HIGH_RANK).sum(axis=-1)
+    return np.searchsorted(PAIRS_LEFT_CUTS, pairs, side="right") * (
+        len(HIGH_HELD_CUTS) + 1
+    ) + np.searchsorted(HIGH_HELD_CUTS, high, side="right")
 
 
 def table_name(preset: Preset, players: int) -> str:
@@ -120,7 +156,7 @@ def load_tables(path: str | None = None) -> dict[str, RowTable]:
     names = [str(n) for n in data["names"]]
     return {
         name: RowTable(
-            data[f"counts_{i}"].astype(np.float64),
+            data[f"counts_{i}"].astype(np.float64).reshape(-1, 3, data[f"counts_{i}"].shape[-1]),
             float(data["sweep"][i]),
             data[f"joint_{i}"].astype(np.float64),
         )
@@ -191,20 +227,26 @@ def class_values(preset: Preset, position: str) -> np.ndarray:
 
 
 def mid_ranks(counts: np.ndarray) -> np.ndarray:
-    """(3, showdown classes): per position, the share of a table's rows below each class
-    plus half of those in it. An opponent's row's mid-rank is where RowJoint places it."""
-    total = counts.sum(axis=1, keepdims=True)
-    return (np.cumsum(counts, axis=1) - 0.5 * counts) / total
+    """(..., 3, showdown classes): per position, the share of a table's rows below each
+    class plus half of those in it. An opponent's row's mid-rank is where RowJoint places
+    it."""
+    total = counts.sum(axis=-1, keepdims=True)
+    return (np.cumsum(counts, axis=-1) - 0.5 * counts) / total
 
 
-def joint_counts(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def joint_counts(
+    rows: np.ndarray, counts: np.ndarray, strata: np.ndarray | None = None
+) -> np.ndarray:
     """How many of the settings ``rows`` ((N, 3) showdown classes, back, middle, front)
-    fall in each cell of the JOINT_BINS-cube of their mid-ranks under ``counts``."""
-    mid = mid_ranks(counts)
+    fall in each cell of the JOINT_BINS-cube of their mid-ranks under ``counts`` ((3,
+    classes), or (strata, 3, classes) with each setting's stratum in ``strata``: the
+    stratum of the hand it was set against)."""
+    mid = mid_ranks(counts.reshape(-1, 3, counts.shape[-1]))
+    strata = np.zeros(len(rows), dtype=np.intp) if strata is None else strata
     cell = np.zeros(len(rows), dtype=np.intp)
     for pos in range(3):
-        at = np.minimum((mid[pos][rows[:, pos]] * JOINT_BINS).astype(np.intp), JOINT_BINS - 1)
-        cell = cell * JOINT_BINS + at
+        at = mid[strata, pos, rows[:, pos]]
+        cell = cell * JOINT_BINS + np.minimum((at * JOINT_BINS).astype(np.intp), JOINT_BINS - 1)
     return np.bincount(cell, minlength=JOINT_BINS**3).reshape((JOINT_BINS,) * 3)
 
 
@@ -270,7 +312,8 @@ class RowModel:
     """Per-class features for one preset and table size; scores splits vectorised. Rows are
     given by showdown class (capsa.solver.evaluator.ShowdownClasses: the strength class
     itself except under sayapoker's ``early`` suit rule); ``counts`` (3, showdown classes)
-    is a RowTable's, ``joint`` its joint (None: the rows taken as independent)."""
+    is one stratum of a RowTable's, ``joint`` its joint (None: the rows taken as
+    independent; a RowJoint: shared with the table's other strata)."""
 
     def __init__(
         self,
@@ -278,7 +321,7 @@ class RowModel:
         opponents: int,
         counts: np.ndarray,
         sweep: float,
-        joint: np.ndarray | None = None,
+        joint: np.ndarray | RowJoint | None = None,
     ):
         order = showdown_classes(preset.suit_tiebreak)
         if counts.shape != (3, order.count):
@@ -312,7 +355,7 @@ class RowModel:
         self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
         # each class's point in the joint, where it wins (at p) and where it loses (at
         # 1 - q: the same point unless ties push)
-        self.joint = RowJoint(joint)
+        self.joint = joint if isinstance(joint, RowJoint) else RowJoint(joint)
         self.win_at = [RowJoint.steps(c[P], pos) for pos, c in enumerate(self.columns)]
         # a row's point where it loses, one expression for its own point and for the
         # envelope's (1 - Q and P differ in the last bit, and a point at a half step of
@@ -509,17 +552,38 @@ class RowModel:
         return fb[P].take(back) + fm[P].take(middle) + ff[P].take(front)
 
 
-_MODELS: dict[tuple, RowModel] = {}
+_MODELS: dict[tuple, tuple[RowModel, ...]] = {}
 
 
-def model_for(preset: Preset, opponents: int) -> RowModel:
-    """The row model of a preset at a table of ``opponents`` + 1 players (table_for)."""
+def table_models(preset: Preset, opponents: int, table: RowTable) -> tuple[RowModel, ...]:
+    """A table's row models, one per stratum, sharing its joint."""
+    joint = RowJoint(table.joint)
+    return tuple(RowModel(preset, opponents, c, table.sweep, joint) for c in table.counts)
+
+
+def models_for(preset: Preset, opponents: int) -> tuple[RowModel, ...]:
+    """The row models of a preset at a table of ``opponents`` + 1 players (table_for), one
+    per stratum of the table (unseen_stratum)."""
     key = (preset_key(preset), opponents)
-    model = _MODELS.get(key)
-    if model is None:
-        table = table_for(preset, opponents + 1)
-        model = _MODELS[key] = RowModel(preset, opponents, table.counts, table.sweep, table.joint)
-    return model
+    models = _MODELS.get(key)
+    if models is None:
+        models = _MODELS[key] = table_models(preset, opponents, table_for(preset, opponents + 1))
+    return models
+
+
+def strata_of(indices: np.ndarray, models: tuple[RowModel, ...]) -> np.ndarray:
+    """Which of ``models`` each hand (card indices, (..., 13)) reads: its unseen_stratum,
+    or the one model of a table learned without strata."""
+    if len(models) == 1:
+        return np.zeros(np.shape(indices)[:-1], dtype=np.intp)
+    return unseen_stratum(indices)
+
+
+def model_for(indices: np.ndarray, preset: Preset, opponents: int) -> RowModel:
+    """The row model ``normal`` reads for one hand (card indices) of a preset at a table of
+    ``opponents`` + 1 players: its table's, for the hand's stratum."""
+    models = models_for(preset, opponents)
+    return models[int(strata_of(indices, models))]
 
 
 # --- the setters --------------------------------------------------------------------------
@@ -527,7 +591,7 @@ def model_for(preset: Preset, opponents: int) -> RowModel:
 
 def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, np.ndarray]:
     """(index of the best valid split, expected points per opponent of every valid split)."""
-    model = model_for(preset, opponents)
+    model = model_for(tables.indices, preset, opponents)
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
     ev = model.split_ev(back, middle, front)
     return int(np.argmax(ev)), ev
@@ -537,14 +601,15 @@ def normal_best(tables: HandTables, preset: Preset, opponents: int) -> tuple[int
     """``normal_choice``'s split and its value, without the values of the other splits
     (RowModel.best_split)."""
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
-    return model_for(preset, opponents).best_split(back, middle, front)
+    return model_for(tables.indices, preset, opponents).best_split(back, middle, front)
 
 
 def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int) -> float:
     """``normal_choice``'s value of one split (an index into the valid splits)."""
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
     at = np.array([split])
-    ev = model_for(preset, opponents).split_ev(back.take(at), middle.take(at), front.take(at))
+    model = model_for(tables.indices, preset, opponents)
+    ev = model.split_ev(back.take(at), middle.take(at), front.take(at))
     return float(ev[0])
 
 
@@ -553,7 +618,10 @@ _CHUNK = 512  # (hand, back) pairs scored at once (their arrays stay in the cach
 
 
 def normal_splits(
-    indices: np.ndarray, preset: Preset, opponents: int, model: RowModel | None = None
+    indices: np.ndarray,
+    preset: Preset,
+    opponents: int,
+    models: tuple[RowModel, ...] | None = None,
 ) -> tuple:
     """``normal``'s choice for many hands at once, given as card indices sorted ascending
     (N, 13): (unordered split of each hand (index into capsa.solver.evaluator.SPLIT_A), its
@@ -567,11 +635,25 @@ def normal_splits(
     back whose bound still reaches the best value found, furthest above it first, in
     chunks of _CHUNK (hand, back) pairs, skipping a split whose rows' sum plus its back's
     extra bound falls short of it (90 to 150 backs of 1,287 a hand are scored). Ties go to
-    the lowest split, as ``np.argmax`` does in ``normal_choice``. ``model``: another
-    RowModel than the preset's (capsa.solver.build_tables uses it while it learns the
-    tables).
+    the lowest split, as ``np.argmax`` does in ``normal_choice``. The hands are grouped by
+    the model each reads (strata_of). ``models``: other row models than the preset's, one
+    per stratum (capsa.solver.build_tables uses them while it learns the tables).
     """
-    model = model or model_for(preset, opponents)
+    models = models or models_for(preset, opponents)
+    if len(models) == 1:
+        return _normal_splits(indices, models[0])
+    strata = strata_of(indices, models)
+    n = len(indices)
+    choice, best = np.empty(n, dtype=np.intp), np.empty(n)
+    cls5, cls3 = np.empty((n, len(MASK5)), dtype=np.intp), np.empty((n, len(MASK3)), dtype=np.intp)
+    for stratum in np.unique(strata).tolist():
+        at = np.flatnonzero(strata == stratum)
+        choice[at], best[at], cls5[at], cls3[at] = _normal_splits(indices[at], models[stratum])
+    return choice, best, cls5, cls3
+
+
+def _normal_splits(indices: np.ndarray, model: RowModel) -> tuple:
+    """normal_splits for hands that all read ``model``."""
     cls5, cls3 = subset_classes(indices)
     sd5, sd3 = subset_showdown(indices, cls5, cls3, model.preset.suit_tiebreak)
     n, n5 = cls5.shape
@@ -651,7 +733,7 @@ def normal_splits(
 def easy_choice(tables: HandTables, preset: Preset, opponents: int, seed: int) -> int:
     """The valid split whose rows win most often on their own (no bonuses, no sweeps),
     chosen with a little seeded noise among the best few."""
-    model = model_for(preset, opponents)
+    model = model_for(tables.indices, preset, opponents)
     score = model.row_win(*tables.showdown(preset.suit_tiebreak)[2:])
     n = min(12, len(score))
     top = np.argpartition(-score, n - 1)[:n] if n < len(score) else np.arange(len(score))

@@ -52,6 +52,7 @@ from capsa.solver.model import (
     best_special,
     declare_value,
     model_for,
+    models_for,
     normal_best,
     normal_splits,
     ordinary_value,
@@ -59,6 +60,7 @@ from capsa.solver.model import (
     should_surrender,
     special_edge,
     special_odds,
+    strata_of,
     value_table,
 )
 from capsa.specials import compare_specials, special_order
@@ -449,21 +451,30 @@ def deal_opponents(
     flat = hands.reshape(-1, 13)
     if len(flat) <= SET_CHUNK:
         return set_hands(flat, preset, opponents, values)
+    # set in chunks of hands of one card-removal stratum (normal_splits sets each
+    # stratum's hands at once), put back in the deals' order
+    order = np.argsort(strata_of(flat, models_for(preset, opponents)), kind="stable")
     parts = [
-        set_hands(flat[at : at + SET_CHUNK], preset, opponents, values)
+        set_hands(flat[order[at : at + SET_CHUNK]], preset, opponents, values)
         for at in range(0, len(flat), SET_CHUNK)
     ]
     settings = {
-        at + i: setting
+        int(order[at + i]): setting
         for at, part in zip(range(0, len(flat), SET_CHUNK), parts, strict=True)
         for i, setting in part.settings.items()
     }
+
+    def unsorted(column: list[np.ndarray]) -> np.ndarray:
+        out = np.empty_like(column[0], shape=(len(flat), *column[0].shape[1:]))
+        out[order] = np.concatenate(column)
+        return out
+
     return SetHands(
-        np.concatenate([part.keys for part in parts]),
-        np.concatenate([part.vals for part in parts]),
-        np.concatenate([part.special for part in parts]),
+        unsorted([part.keys for part in parts]),
+        unsorted([part.vals for part in parts]),
+        unsorted([part.special for part in parts]),
         settings,
-        np.concatenate([part.surrender for part in parts]),
+        unsorted([part.surrender for part in parts]),
     )
 
 
@@ -606,7 +617,7 @@ def hard_choice(
             prior.append(np.array([np.nan]))  # the plain mean of the deals: below
         else:
             sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
-            rows_ev = model_for(preset, opponents).split_ev(
+            rows_ev = model_for(tables.indices, preset, opponents).split_ev(
                 sd5[[played.back]], sd5[[played.middle]], sd3[[played.front]]
             )
             prior.append(ordinary_value(preset, odds, rows_ev) * opponents)
