@@ -288,6 +288,14 @@ def main(argv=None) -> int:
         + ")",
     )
     parser.add_argument("--hands", type=int, default=12000, help="hands set per iteration")
+    parser.add_argument(
+        "--strata",
+        type=int,
+        choices=(1, STRATA),
+        help=f"card-removal strata (default: {STRATA} at "
+        + ", ".join(f"{p}" for p in STRATA_BY_PLAYERS)
+        + " players, else 1)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", default=str(TABLE_PATH))
@@ -309,7 +317,7 @@ def main(argv=None) -> int:
     for name in names:
         preset, players = every[name]
         iterations = iterations_for(preset) if args.iterations is None else args.iterations
-        strata = strata_for(players)
+        strata = strata_for(players) if args.strata is None else args.strata
         print(f"{name}: {iterations} iterations x {args.hands} hands, {strata} strata")
         start = time.perf_counter()
         tables[name] = build(
