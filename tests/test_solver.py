@@ -1033,7 +1033,7 @@ def test_every_preset_method_and_table_size_has_its_own_table():
     for name, (preset, players) in table_presets().items():
         table = tables[name]
         classes = ev.showdown_classes(preset.suit_tiebreak).count
-        assert table.counts.shape == (strata_for(players), 3, classes)
+        assert table.counts.shape == (strata_for(preset, players), 3, classes)
         assert (table.counts.sum(axis=-1) > 0).all()  # every stratum seen at every position
         assert 0.0 < table.sweep < 0.5
         assert solver_model.table_for(preset, players) is table
@@ -1074,7 +1074,7 @@ def test_the_shipped_tables_are_what_the_builder_writes_by_default():
     for name, meta in zip(data["names"], data["meta"], strict=True):
         seed, iterations, _, players, strata = meta
         preset, table_players = every[str(name)]
-        want = (SEED, iterations_for(preset), table_players, strata_for(table_players))
+        want = (SEED, iterations_for(preset), table_players, strata_for(preset, table_players))
         assert (seed, iterations, players, strata) == want, name
 
 

@@ -8,11 +8,12 @@ There is one table per preset, scoring method and table size (capsa.solver.model
 opponent's row falls in each showdown class (capsa.solver.evaluator.ShowdownClasses),
 learned by self-play on that table: deal many hands to that many players from a fixed seed
 and set them, and count each hand's opponents' rows; a table of STRATA_BY_PLAYERS' sizes
-counts them per card-removal stratum of the hand they face (capsa.solver.model.
-unseen_stratum). Iteration 0 sets them greedily (best back, best middle, rest front); every
-later iteration sets them with the ``normal`` setter of that preset and table size using
-the current table, and the next table is the average of the last half of the iterations'
-plays (fictitious play, so the play settles instead of swinging). Then SETTLE_ROUNDS
+(but under UNSTRATIFIED_METHODS) counts them per card-removal stratum of the hand they
+face (capsa.solver.model.unseen_stratum). Iteration 0 sets them greedily (best back, best
+middle, rest front); every later iteration sets them with the ``normal`` setter of that
+preset and table size using the current table, and the next table is the average of the
+last half of the iterations' plays (fictitious play, so the play settles instead of
+swinging). Then SETTLE_ROUNDS
 settling plays, each under the sum of the SETTLE_WINDOW plays before it: the table shipped
 is the last window's, ``normal``'s own play under a table close to it. Each round prints
 the largest gap between the table it used and the play it produced (cumulative
@@ -176,12 +177,16 @@ SETTLE_ROUNDS = 8
 SETTLE_WINDOW = 3
 SETTLE_SCALE = 2
 # Tables learned per card-removal stratum (capsa.solver.model.unseen_stratum), by table
-# size; the others have one stratum.
+# size; the others have one stratum. Not under chinese-poker's 2-4 method: its normal at
+# four players measured 0.039 with strata and 0.018 without (docs/SOLVER.md).
 STRATA_BY_PLAYERS = {4: STRATA}
+UNSTRATIFIED_METHODS = ("2-4",)
 
 
-def strata_for(players: int) -> int:
-    """How many strata the shipped table of a table size is learned over."""
+def strata_for(preset: Preset, players: int) -> int:
+    """How many strata the shipped table of a preset and table size is learned over."""
+    if preset.method in UNSTRATIFIED_METHODS:
+        return 1
     return STRATA_BY_PLAYERS.get(players, 1)
 
 
@@ -294,7 +299,9 @@ def main(argv=None) -> int:
         choices=(1, STRATA),
         help=f"card-removal strata (default: {STRATA} at "
         + ", ".join(f"{p}" for p in STRATA_BY_PLAYERS)
-        + " players, else 1)",
+        + " players but under the "
+        + ", ".join(UNSTRATIFIED_METHODS)
+        + " method, else 1)",
     )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=SEED)
@@ -317,7 +324,7 @@ def main(argv=None) -> int:
     for name in names:
         preset, players = every[name]
         iterations = iterations_for(preset) if args.iterations is None else args.iterations
-        strata = strata_for(players) if args.strata is None else args.strata
+        strata = strata_for(preset, players) if args.strata is None else args.strata
         print(f"{name}: {iterations} iterations x {args.hands} hands, {strata} strata")
         start = time.perf_counter()
         tables[name] = build(
