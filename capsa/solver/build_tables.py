@@ -230,24 +230,27 @@ def build(
     joint: np.ndarray | None = None
     sweep = 0.0
 
-    def play(round_no: int, size: int) -> Play:
+    def play(round_no: int, size: int, label: str) -> Play:
+        """One round of self-play under the current table, logged; sets ``sweep``."""
+        nonlocal sweep
+        start = time.perf_counter()
         deals = max(workers, size // players) // workers
         chunks = [
             (preset, players, seed + 1000 * round_no + c, deals, counts, sweep, joint, strata)
             for c in range(workers)
         ]
-        return _play(chunks, workers)
-
-    plays: list[Play] = []
-    for it in range(iterations + 1):
-        start = time.perf_counter()
-        got = play(it, hands)
+        got = _play(chunks, workers)
         sweep = got.swept / got.pairs
         gap = "" if counts is None else f", table-to-play gap {_gap(counts, got.counts):.4f}"
         log(
-            f"  iteration {it}: {len(got.rows) // (players - 1)} hands in "
+            f"  {label}: {len(got.rows) // (players - 1)} hands in "
             f"{time.perf_counter() - start:.1f}s, sweep chance {sweep:.4f}{gap}"
         )
+        return got
+
+    plays: list[Play] = []
+    for it in range(iterations + 1):
+        got = play(it, hands, f"iteration {it}")
         if it:
             plays.append(got)
         last = plays[len(plays) // 2 :] or [got]
@@ -255,19 +258,10 @@ def build(
         joint = _joint(last, counts) / len(last)
     window: list[Play] = []
     for round_no in range(1, SETTLE_ROUNDS + 1):
-        assert counts is not None and joint is not None
-        start = time.perf_counter()
-        got = play(iterations + round_no, hands * SETTLE_SCALE)
-        sweep = got.swept / got.pairs
-        off = _gap(counts, got.counts)
+        got = play(iterations + round_no, hands * SETTLE_SCALE, f"settling {round_no}")
         window = [*window, got][-SETTLE_WINDOW:]
         counts = np.sum([p.counts for p in window], axis=0)
         joint = _joint(window, counts)
-        log(
-            f"  settling {round_no}: {len(got.rows) // (players - 1)} hands in "
-            f"{time.perf_counter() - start:.1f}s, sweep chance {sweep:.4f}, "
-            f"table-to-play gap {off:.4f}"
-        )
     assert counts is not None and joint is not None
     return RowTable(counts, sweep, joint)
 

@@ -382,11 +382,16 @@ _FLUSH_BASE = 14 ** np.arange(4)
 _FLUSH_CODES = np.sort(FLUSH_SUITS @ _FLUSH_BASE)
 
 
+def rank_counts(indices: np.ndarray) -> np.ndarray:
+    """How many cards of each rank (2 .. A) hands given as card indices (..., 13) hold:
+    (..., 13)."""
+    return (np.asarray(indices)[..., None] // 4 == np.arange(13)).sum(axis=-2)
+
+
 def may_hold_special(indices: np.ndarray, preset: Preset) -> np.ndarray:
     """For hands given as card indices (N, 13): does the hand hold a special the preset
     pays? Exactly find_specials' answer, by rank and suit counts (the shapes above)."""
-    ranks = indices // 4
-    counts = (ranks[..., None] == np.arange(13)).sum(axis=-2)
+    counts = rank_counts(indices)
     suits = (indices[..., None] % 4 == np.arange(4)).sum(axis=-2)
     out = np.zeros(indices.shape[:-1], dtype=bool)
     if preset.pays("dragon"):
@@ -396,7 +401,7 @@ def may_hold_special(indices: np.ndarray, preset: Preset) -> np.ndarray:
     if preset.pays("three_straights"):
         out |= np.isin(counts @ _BASE5, _STRAIGHT_CODES)
     if preset.pays("three_flushes"):
-        out |= np.isin(suits @ (14 ** np.arange(4)), _FLUSH_CODES)
+        out |= np.isin(suits @ _FLUSH_BASE, _FLUSH_CODES)
     return out
 
 
