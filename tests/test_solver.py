@@ -760,7 +760,9 @@ def test_row_model_equals_score_round_against_known_opponents(name, opponents):
 @pytest.mark.parametrize("opponents", [1, 2, 3])
 def test_normal_splits_equal_normal_choice(opponents):
     """The back-by-back search for many hands finds normal_choice's split and value exactly
-    (ties included), under every preset and option."""
+    (ties included), under every preset and option, both reading the stratum's table
+    (by_hand=False: how hard's opponents are set); normal_best, pruning by the bound, finds
+    normal_choice's split with the hand's own weights too."""
     hands = [np.array(idx) for idx in random_hands(150, seed=12 + opponents)]
     hands += [check_hand(hand) for hand in tricky_hands()]
     cards = np.sort(np.array(hands), axis=1)
@@ -768,10 +770,13 @@ def test_normal_splits_equal_normal_choice(opponents):
         choice, value, cls5, cls3 = normal_splits(cards, preset, opponents)
         for i, idx in enumerate(cards):
             tables = ev.HandTables(idx)
-            best, values = normal_choice(tables, preset, opponents)
+            best, values = normal_choice(tables, preset, opponents, by_hand=False)
             assert (choice[i], value[i]) == (tables.valid[best], values[best]), (preset, idx)
             assert (cls5[i] == tables.cls5).all() and (cls3[i] == tables.cls3).all()
             # one hand, valuing only the splits that can be best: the same split and value
+            found = normal_best(tables, preset, opponents, by_hand=False)
+            assert found == (best, values[best]), (preset, idx)
+            best, values = normal_choice(tables, preset, opponents)
             assert normal_best(tables, preset, opponents) == (best, values[best]), (preset, idx)
 
 
@@ -782,10 +787,13 @@ def test_row_caps_bound_every_split(opponents):
     hands += [check_hand(hand) for hand in tricky_hands()]
     for preset in VARIANTS.values():
         for idx in hands:
-            model = solver_model.model_for(idx, preset, opponents)
-            _, _, back, middle, front = ev.HandTables(idx).showdown(preset.suit_tiebreak)
-            bound = sum(c.take(r) for c, r in zip(model.cap, (back, middle, front), strict=True))
-            assert (bound >= model.split_ev(back, middle, front) - 1e-12).all(), preset
+            tables = ev.HandTables(idx)
+            _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
+            for by_hand in (False, True):
+                model = solver_model.model_for(idx, preset, opponents, by_hand, tables)
+                caps = zip(model.cap, (back, middle, front), strict=True)
+                bound = sum(c.take(r) for c, r in caps)
+                assert (bound >= model.split_ev(back, middle, front) - 1e-12).all(), preset
 
 
 @pytest.mark.parametrize("opponents", [1, 3])
@@ -797,7 +805,7 @@ def test_back_bounds_every_split(opponents):
     hands += [check_hand(hand) for hand in tricky_hands()]
     for preset in VARIANTS.values():
         for idx in hands:
-            model = solver_model.model_for(idx, preset, opponents)
+            model = solver_model.model_for(idx, preset, opponents, by_hand=False)
             fb, fm, ff = model.columns
             tables = ev.HandTables(idx)
             _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
@@ -1062,6 +1070,54 @@ def test_stratified_tables_see_card_removal():
         assert (np.diff(mean[:, :, 0], axis=0) > 0).all(), name
         assert (np.diff(mean[:, :, 2], axis=1) < 0).all(), name
     assert stratified
+
+
+def test_availability_counts_the_ways_the_unseen_cards_give_a_class():
+    """A class's availability is the product over its ranks of C(unseen, needed): a pair of
+    aces in front has C(4, 2) ways where the hand holds no ace, C(2, 2) where it holds two,
+    none where it holds three; a king-high straight needs one of each of K Q J T 9."""
+    order = ev.showdown_classes("key_card")
+    pair_of_aces = ev.TAB3[2 * 256 + 14 * 16 + 14]  # 2 A A (ranks ascending), a front
+    straight = ev.PLAIN5[9 * 16**4 + 10 * 16**3 + 11 * 16**2 + 12 * 16 + 13]
+    holding = {
+        "no ace": "2S 3H 4D 5C 6S 7H 8D 9C TS JH QD KC KS",
+        "two aces": "AS AH 3D 4C 5S 6H 7D 8C TS JH QD KC 2S",
+        "three aces": "AS AH AD 3C 4S 5H 6D 7C 9S TH QD KC 2C",
+    }
+    hands = {k: check_hand(parse_cards(v)) for k, v in holding.items()}
+    ways = {k: solver_model.availability(idx, order) for k, idx in hands.items()}
+    # the pair's kicker counts as well: each hand holds one 2, so 3 are unseen
+    assert ways["no ace"][pair_of_aces] == 6 * 3
+    assert ways["two aces"][pair_of_aces] == 1 * 3
+    assert ways["three aces"][pair_of_aces] == 0
+    # K Q J T 9 unseen: 2 1 3 3 3 (no ace), 2 3 3 3 4 (two aces)
+    assert ways["no ace"][straight] == 2 * 3 * 3 * 3 * 3
+    assert ways["two aces"][straight] == 3 * 3 * 3 * 3 * 4
+
+
+def test_a_hand_with_trips_reads_its_own_cards():
+    """A hand holding trips weighs its stratum's table by its own unseen cards: holding
+    A A A K K K, no opponent can put a pair of aces or of kings in front, and its queen-high
+    front wins more often than the stratum says (opponents hold fewer aces and kings). A
+    hand without trips reads its stratum's table as it is."""
+    preset = get_preset("standard")
+    cards = "AS AH AD KS KH KD QS 9H 9D 6S 6D 3H 2H"
+    idx = check_hand(parse_cards(cards))
+    tables = ev.HandTables(idx)
+    table = solver_model.model_for(idx, preset, 3, by_hand=False)
+    own = solver_model.model_for(idx, preset, 3, tables=tables)
+    assert own is not table
+    # fronts by ranks ascending: a pair of aces with a 2 .. a king, of kings with a 2 .. an ace
+    aces = own.counts[2][ev.TAB3[2 * 256 + 14 * 16 + 14] : ev.TAB3[13 * 256 + 14 * 16 + 14] + 1]
+    kings = own.counts[2][ev.TAB3[2 * 256 + 13 * 16 + 13] : ev.TAB3[13 * 256 + 13 * 16 + 14] + 1]
+    assert aces.sum() == 0 and kings.sum() == 0
+    assert table.counts[2][ev.TAB3[2 * 256 + 14 * 16 + 14]] > 0
+    queen_high = ev.TAB3[2 * 256 + 3 * 16 + 12]  # Q 3 2, the hand's own weakest front
+    assert own.columns[2][solver_model.P][queen_high] > table.columns[2][solver_model.P][queen_high]
+    plain = check_hand(parse_cards("AS AH KD KS QH 9H 9D 6S 6D 3H 2H 4C 7D"))
+    assert solver_model.model_for(plain, preset, 3) is solver_model.model_for(
+        plain, preset, 3, by_hand=False
+    )
 
 
 def test_the_shipped_tables_are_what_the_builder_writes_by_default():

@@ -59,16 +59,18 @@ same splits, found back by back.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 
-from capsa.hands import ALL_CATEGORIES
+from capsa.hands import ALL_CATEGORIES, TieBreak
 from capsa.presets import POSITIONS, PRESETS, SPECIALS, Preset
 from capsa.scoring import pair_multiplier, row_win_value, table_sweep_applies, units_extra
 from capsa.solver.evaluator import (
@@ -77,13 +79,18 @@ from capsa.solver.evaluator import (
     BY_BACK_MIDDLE,
     BY_BACK_SPLIT,
     CATEGORY,
+    FLUSH5,
     FLUSH_SUITS,
     MASK3,
     MASK5,
+    N_CLASSES,
+    PLAIN5,
     SPLIT_A,
     STRENGTHS,
+    TAB3,
     THREE_STRAIGHT_RANKS,
     HandTables,
+    ShowdownClasses,
     rank_counts,
     showdown_classes,
     subset_classes,
@@ -92,7 +99,7 @@ from capsa.solver.evaluator import (
 from capsa.specials import special_order
 
 TABLE_PATH = Path(__file__).with_name("row_tables.npz")
-# feature columns of RowModel.features[position]: a row's expected points, its chances to
+# feature columns of RowModel.columns[position]: a row's expected points, its chances to
 # win and to lose, the value a sweep multiplies when it wins and what it pays when it loses
 R, P, Q, MV, LOST = range(5)
 SLACK = 1e-5  # what RowModel.extra_bound adds, relative to it, for the joint's rounding
@@ -138,6 +145,89 @@ def unseen_stratum(indices: np.ndarray) -> np.ndarray:
     return np.searchsorted(PAIRS_LEFT_CUTS, pairs, side="right") * (
         len(HIGH_HELD_CUTS) + 1
     ) + np.searchsorted(HIGH_HELD_CUTS, high, side="right")
+
+
+# A hand's cards count for more than its stratum (RowModel.for_hand): an opponent can only
+# make a row of the cards the hand does not hold. A row of a class needs n_r cards of each
+# rank r (a pair of nines two nines; a straight one of each of its five ranks), and the
+# unseen cards hold C(u_r, n_r) ways to give them, u_r unseen of the rank: the product over
+# the ranks is the class's availability. Weighing a stratum's counts by the hand's
+# availability over the average of the stratum's hands (AVAILABILITY_HANDS random hands, a
+# fixed seed) gives the class shares the hand meets. Suits are not counted (a flush needs
+# its ranks; a showdown class that holds several strength classes, sayapoker's pairs of
+# one rank, needs what they all need).
+# Only hands holding trips or more read their own weights (OWN_WEIGHTS_FROM cards of a
+# rank): on the others, whose removal their stratum already counts, the weights did not
+# help (bench/arrange.py regret at 4 players, docs/SOLVER.md).
+OWN_WEIGHTS_FROM = 3
+AVAILABILITY_HANDS = 4096
+AVAILABILITY_SEED = 2204
+_WAYS = np.array([[math.comb(u, n) for n in range(5)] for u in range(5)], dtype=np.float64)
+
+
+@lru_cache(maxsize=4)
+def _strength_needs() -> np.ndarray:
+    """(strength classes, 13): the cards of each rank (2 .. A) a row of the class holds."""
+    need = np.zeros((N_CLASSES, 13), dtype=np.int8)
+    for combo in combinations_with_replacement(range(13), 5):
+        if combo[0] == combo[4]:
+            continue
+        key = sum((r + 2) * 16 ** (4 - i) for i, r in enumerate(combo))
+        ranks = np.bincount(combo, minlength=13)
+        for scale in (PLAIN5, FLUSH5):
+            if scale[key] >= 0:
+                need[scale[key]] = ranks
+    for trio in combinations_with_replacement(range(13), 3):
+        need[TAB3[(trio[0] + 2) * 256 + (trio[1] + 2) * 16 + trio[2] + 2]] = np.bincount(
+            trio, minlength=13
+        )
+    return need
+
+
+@lru_cache(maxsize=4)
+def class_needs(tiebreak: TieBreak) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per showdown class of ``tiebreak``, the cards its rows all hold, as indices into a
+    hand's ways to give them (availability): of two ranks' needs at once into the ways'
+    outer product (65 x 65: ``5 * rank + count`` each, count 0 for none), twice, then of
+    the fifth rank's into the ways themselves."""
+    order = showdown_classes(tiebreak)
+    strength = _strength_needs()
+    need = np.full((order.count, 13), 4, dtype=np.int8)
+    for column in (order.plain[:, None], order.flush):
+        for suit in range(column.shape[1]):
+            np.minimum.at(need, column[:, suit], strength)
+    ranks = np.argsort(-need, axis=1, kind="stable")[:, :5]
+    index = (5 * ranks + np.take_along_axis(need, ranks, axis=1)).T
+    return index[0] * 65 + index[1], index[2] * 65 + index[3], np.ascontiguousarray(index[4])
+
+
+def availability(indices: np.ndarray, order: ShowdownClasses) -> np.ndarray:
+    """Each showdown class's availability in the unseen cards of hands given as card
+    indices (..., 13): (..., classes), the product over ranks of C(unseen, needed)."""
+    ways = _WAYS[4 - rank_counts(indices)]  # (..., 13, 5)
+    ways = ways.reshape(*ways.shape[:-2], 65)
+    pairs = (ways[..., :, None] * ways[..., None, :]).reshape(*ways.shape[:-1], 65 * 65)
+    first, second, last = class_needs(order.tiebreak)
+    return pairs[..., first] * pairs[..., second] * ways[..., last]
+
+
+@lru_cache(maxsize=8)
+def _availability_base(tiebreak: TieBreak, strata: int) -> np.ndarray:
+    order = showdown_classes(tiebreak)
+    rng = np.random.default_rng(AVAILABILITY_SEED)
+    hands = np.argsort(rng.random((AVAILABILITY_HANDS, 52)), axis=1)[:, :13]
+    stratum = unseen_stratum(hands) if strata > 1 else np.zeros(len(hands), dtype=np.intp)
+    total = np.zeros((strata, order.count))
+    for at in range(0, len(hands), 256):
+        np.add.at(total, stratum[at : at + 256], availability(hands[at : at + 256], order))
+    base = total / np.bincount(stratum, minlength=strata)[:, None]
+    return np.where(base > 0, base, 1.0)  # a class no hand leaves available: weight 0
+
+
+def availability_base(order: ShowdownClasses, strata: int) -> np.ndarray:
+    """(strata, classes): a class's average availability over random hands of each
+    stratum (unseen_stratum; one stratum: all hands), where it is above 0, else 1."""
+    return _availability_base(order.tiebreak, strata)
 
 
 def table_name(preset: Preset, players: int) -> str:
@@ -219,14 +309,30 @@ def value_table(preset: Preset) -> np.ndarray:
     )
 
 
-def class_values(preset: Preset, position: str) -> np.ndarray:
-    """The value of a winning row of each showdown class at ``position`` under ``preset``
-    (a showdown class holds rows of one category)."""
-    order = showdown_classes(preset.suit_tiebreak)
+def class_categories(order: ShowdownClasses) -> np.ndarray:
+    """The category (index into capsa.hands.ALL_CATEGORIES) of each showdown class (a
+    showdown class holds rows of one category)."""
     category = np.zeros(order.count, dtype=np.intp)
     category[order.plain] = CATEGORY
     category[order.flush.ravel()] = np.repeat(CATEGORY, 4)
+    return category
+
+
+def class_values(preset: Preset, position: str) -> np.ndarray:
+    """The value of a winning row of each showdown class at ``position`` under ``preset``."""
+    category = class_categories(showdown_classes(preset.suit_tiebreak))
     return value_table(preset)[POSITIONS.index(position)][category]
+
+
+def value_runs(order: ShowdownClasses, preset: Preset) -> tuple[np.ndarray, ...]:
+    """The runs of showdown classes of one category (a row's value at a position is its
+    category's, class_values): (each run's first class, each class's run, (3, runs) the
+    runs' values per position)."""
+    category = class_categories(order)
+    first = np.flatnonzero(np.diff(category, prepend=-1))
+    run_of = np.cumsum(np.diff(category, prepend=-1) != 0) - 1
+    values = np.stack([class_values(preset, position)[first] for position in POSITIONS])
+    return first, run_of, values
 
 
 def mid_ranks(counts: np.ndarray) -> np.ndarray:
@@ -325,6 +431,7 @@ class RowModel:
         counts: np.ndarray,
         sweep: float,
         joint: np.ndarray | RowJoint | None = None,
+        stratum: tuple[int, int] = (0, 1),
     ):
         order = showdown_classes(preset.suit_tiebreak)
         if counts.shape != (3, order.count):
@@ -332,41 +439,17 @@ class RowModel:
         self.preset = preset
         self.opponents = opponents
         self.units = preset.scoring == "units"
-        push = preset.suit_tiebreak == "none"
-        self.features = []
-        for pos, position in enumerate(POSITIONS):
-            cnt = counts[pos]
-            total = cnt.sum()
-            less = (np.cumsum(cnt) - cnt) / total
-            equal = cnt / total
-            value = class_values(preset, position)
-            # expected value paid to opponents' strictly stronger rows
-            paid_above = (np.cumsum((cnt * value)[::-1])[::-1] - cnt * value) / total
-            greater = 1.0 - less - equal
-            share = 0.0 if push else 0.5
-            p = less + share * equal
-            q = greater + share * equal
-            loss = paid_above + share * equal * value
-            if preset.scoring == "multiply":
-                mv, ml = value, loss
-            else:
-                mv, ml = np.ones(order.count), q
-            # what a lost row pays (0 where it cannot lose)
-            lost = np.divide(ml, q, out=np.zeros_like(ml), where=q > 0)
-            self.features.append(np.stack([p * value - loss, p, q, mv, lost], axis=1))
-        # one contiguous array per feature, for fast 1-D take()
-        self.columns = [[np.ascontiguousarray(f[:, c]) for c in range(5)] for f in self.features]
-        # each class's point in the joint, where it wins (at p) and where it loses (at
-        # 1 - q: the same point unless ties push)
+        self.push = preset.suit_tiebreak == "none"
+        self.counts = counts
+        self.stratum = stratum  # (this one, of how many in its table)
+        self.runs = value_runs(order, preset)
         self.joint = joint if isinstance(joint, RowJoint) else RowJoint(joint)
-        self.win_at = [RowJoint.steps(c[P], pos) for pos, c in enumerate(self.columns)]
-        # a row's point where it loses, one expression for its own point and for the
-        # envelope's (1 - Q and P differ in the last bit, and a point at a half step of
-        # the grid must round the same way in both)
-        lose_point = [1.0 - c[Q] if push else c[P] for c in self.columns]
-        self.lose_at = self.win_at
-        if push:
-            self.lose_at = [RowJoint.steps(x, pos) for pos, x in enumerate(lose_point)]
+        m = pair_multiplier(preset, table_sweep=False, foul=False)
+        t = pair_multiplier(preset, table_sweep=True, foul=False)
+        self.c_sweep = float(m - 1)
+        self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
+        self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
+        self._set_rows(counts)
         # the least non-decreasing bound of R, P and MV over strength classes, per
         # position: the best of a feature over the rows of no higher strength class than c
         # (whatever their showdown classes) is at most envelope[c]
@@ -376,7 +459,7 @@ class RowModel:
         ]
         # and the least non-decreasing bound of a row's point in the joint where it loses,
         # and per position the least that a row that can lose pays when it does
-        self.lose_envelope = [np.maximum.accumulate(order.rank_bound(x)) for x in lose_point]
+        self.lose_envelope = [np.maximum.accumulate(order.rank_bound(x)) for x in self.lose_point]
         self.least_lost = [
             float(min(column[LOST][column[Q] > 0], default=0.0)) for column in self.columns
         ]
@@ -385,35 +468,110 @@ class RowModel:
         self.envelope_lose_at = [RowJoint.steps(e, pos) for pos, e in enumerate(self.lose_envelope)]
         # per position, the largest chance that a row ties (pushes)
         self.most_tied = [float((1.0 - c[P] - c[Q]).max()) for c in self.columns]
-        m = pair_multiplier(preset, table_sweep=False, foul=False)
-        t = pair_multiplier(preset, table_sweep=True, foul=False)
-        self.c_sweep = float(m - 1)
-        self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
-        self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
-        self.cap = self._caps()
 
-    def _caps(self) -> list[np.ndarray]:
-        """Per position and showdown class, a row's share of an upper bound of
-        ``split_ev``: the rows' sum plus a bound of the extra that separates by row. The
-        joint reads a chance at the nearest grid point, at most 1/(2 JOINT_GRID) above
-        the row's own (``step`` is twice that, to spare rounding):
+    def _set_rows(self, counts: np.ndarray, classes: tuple | None = None) -> None:
+        """The per-class features, their points in the joint and the bound ``cap``, from
+        the opponents' rows per position and showdown class (``counts``, (3, classes)):
+        of every class, or with ``classes`` (the classes a hand's five-card rows can be,
+        then its three-card rows) of those only, the rest left 0 (RowModel.for_hand)."""
+        n = counts.shape[1]
+        through = np.cumsum(counts, axis=1)  # an opponent's rows of the class or below
+        # a row's value is its category's: constant over runs of classes (self.runs), so
+        # the value of the rows up to a class follows from ``through`` at the runs' ends
+        first, run_of, run_values = self.runs
+        before = np.zeros((3, len(first) + 1))
+        before[:, 1:-1] = through[:, first[1:] - 1]
+        before[:, -1] = through[:, -1]
+        worth_before = np.zeros_like(before)
+        np.cumsum(np.diff(before, axis=1) * run_values, axis=1, out=worth_before[:, 1:])
+        # the positions that read the five-card classes, then the front's three-card ones
+        if classes is None:
+            groups: tuple = ((slice(0, 3), np.arange(n)),)
+        else:
+            groups = ((slice(0, 2), classes[0]), (slice(2, 3), classes[1]))
+        table = np.zeros((3, 7, n))  # per position: R, P, Q, MV, LOST, the lose point, cap
+        steps = np.zeros((3, 2, n), dtype=np.intp)  # per position: win_at, lose_at
+        share = 0.0 if self.push else 0.5
+        for rows, at in groups:
+            run = run_of.take(at)
+            cnt = counts[rows].take(at, axis=1)
+            upto = through[rows].take(at, axis=1)
+            value = run_values[rows].take(run, axis=1)
+            total = through[rows, -1:]
+            worth = worth_before[rows].take(run, axis=1) + value * (
+                upto - before[rows].take(run, axis=1)
+            )
+            less = (upto - cnt) / total
+            equal = cnt / total
+            # expected value paid to opponents' strictly stronger rows
+            paid_above = (worth_before[rows, -1:] - worth) / total
+            p = less + share * equal
+            q = 1.0 - less - equal + share * equal
+            loss = paid_above + share * equal * value
+            if self.preset.scoring == "multiply":
+                mv, ml = value, loss
+            else:
+                mv, ml = np.ones_like(q), q
+            r = p * value - loss
+            out = np.stack(
+                [
+                    r,
+                    p,
+                    q,
+                    mv,
+                    # what a lost row pays (0 where it cannot lose)
+                    np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),
+                    # a row's point where it loses: one expression for its own point and
+                    # for the envelope's (1 - Q and P differ in the last bit, and a point
+                    # at a half step of the grid must round the same way in both)
+                    1.0 - q if self.push else p,
+                    self._cap(r, p, mv),
+                ],
+                axis=1,
+            )
+            for i, pos in enumerate(range(3)[rows]):
+                table[pos][:, at] = out[i]
+                # each class's point in the joint where it wins (at p) and loses (at 1 - q:
+                # the same point unless ties push)
+                steps[pos, 0, at] = RowJoint.steps(out[i, P], pos)
+                steps[pos, 1, at] = RowJoint.steps(out[i, 5], pos)
+        self.columns = [[table[pos, c] for c in range(5)] for pos in range(3)]
+        self.lose_point = [table[pos, 5] for pos in range(3)]
+        self.cap = [table[pos, 6] for pos in range(3)]
+        self.win_at = [steps[pos, 0] for pos in range(3)]
+        self.lose_at = [steps[pos, 1] for pos in range(3)] if self.push else self.win_at
+
+    def for_hand(self, indices: np.ndarray, classes: tuple | None = None) -> RowModel:
+        """This model for one hand (card indices): each class's count weighed by how
+        available its ranks are in the hand's unseen cards against the average hand of
+        this model's stratum (``availability``). With ``classes`` (the showdown classes
+        of the hand's five-card subsets, then of its three-card ones) the features are
+        those classes' only. The envelopes (normal_splits' bounds) stay the table's: a
+        hand's model scores that hand's splits only."""
+        order = showdown_classes(self.preset.suit_tiebreak)
+        here, strata = self.stratum
+        weight = availability(indices, order) / availability_base(order, strata)[here]
+        hand = copy.copy(self)
+        hand.counts = self.counts * weight
+        hand._set_rows(hand.counts, classes)
+        return hand
+
+    def _cap(self, r: np.ndarray, p: np.ndarray, mv: np.ndarray) -> np.ndarray:
+        """A row's share of an upper bound of ``split_ev`` (per class of one position,
+        from its R, P and MV): the rows' sum plus a bound of the extra that separates
+        by row. The joint reads a chance at the nearest grid point, at most 1/(2
+        JOINT_GRID) above the row's own (``step`` is twice that, to spare rounding):
         - sweeps (multiply): won3 * (vb + vm + vf) <= pb vb + pm vm + pf vf (won3 is at
           most each row's chance), the table sweep's won3 ** k no more, the swept term <= 0;
         - 1-6 units: won3 - lost3 <= won3 <= (pb + pm + pf) / 3;
         - 2-4 units: the majority <= P(two wins or more) + the one-win-two-ties term
           <= (pb + pm + pf) / 2 + (pb + pm + pf)."""
         step = 1.0 / JOINT_GRID
-        caps = []
-        for column in self.columns:
-            r, p = column[R], column[P]
-            if self.units and self.preset.method == "2-4":
-                extra = units_extra(self.preset, 2, 1) * (1.5 * p + step)
-            elif self.units:
-                extra = units_extra(self.preset, 3, 0) * (p + step) / 3
-            else:
-                extra = (self.c_sweep + self.c_table) * (p + step) * column[MV]
-            caps.append(np.ascontiguousarray(r + extra))
-        return caps
+        if self.units and self.preset.method == "2-4":
+            return r + units_extra(self.preset, 2, 1) * (1.5 * p + step)
+        if self.units:
+            return r + units_extra(self.preset, 3, 0) * (p + step) / 3
+        return r + (self.c_sweep + self.c_table) * (p + step) * mv
 
     def points(self, back, middle, front) -> tuple[tuple, tuple]:
         """Each split's rows' points in the joint (RowJoint.steps, per position), where
@@ -561,7 +719,10 @@ _MODELS: dict[tuple, tuple[RowModel, ...]] = {}
 def table_models(preset: Preset, opponents: int, table: RowTable) -> tuple[RowModel, ...]:
     """A table's row models, one per stratum, sharing its joint."""
     joint = RowJoint(table.joint)
-    return tuple(RowModel(preset, opponents, c, table.sweep, joint) for c in table.counts)
+    return tuple(
+        RowModel(preset, opponents, c, table.sweep, joint, (i, table.strata))
+        for i, c in enumerate(table.counts)
+    )
 
 
 def models_for(preset: Preset, opponents: int) -> tuple[RowModel, ...]:
@@ -582,36 +743,56 @@ def strata_of(indices: np.ndarray, models: tuple[RowModel, ...]) -> np.ndarray:
     return unseen_stratum(indices)
 
 
-def model_for(indices: np.ndarray, preset: Preset, opponents: int) -> RowModel:
+def model_for(
+    indices: np.ndarray,
+    preset: Preset,
+    opponents: int,
+    by_hand: bool = True,
+    tables: HandTables | None = None,
+) -> RowModel:
     """The row model ``normal`` reads for one hand (card indices) of a preset at a table of
-    ``opponents`` + 1 players: its table's, for the hand's stratum."""
+    ``opponents`` + 1 players: its table's, for the hand's stratum, weighed by the hand's
+    own cards (RowModel.for_hand; with the hand's ``tables``, for its own rows' classes
+    only); ``by_hand=False``: the stratum's as it is, which ``normal_splits`` reads (the
+    opponents hard and the benchmark set)."""
     models = models_for(preset, opponents)
-    return models[int(strata_of(indices, models))]
+    model = models[int(strata_of(indices, models))]
+    if not by_hand or rank_counts(indices).max() < OWN_WEIGHTS_FROM:
+        return model
+    if tables is None:
+        return model.for_hand(indices)
+    sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
+    return model.for_hand(indices, (sd5, sd3))
 
 
 # --- the setters --------------------------------------------------------------------------
 
 
-def normal_choice(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, np.ndarray]:
+def normal_choice(
+    tables: HandTables, preset: Preset, opponents: int, by_hand: bool = True
+) -> tuple[int, np.ndarray]:
     """(index of the best valid split, expected points per opponent of every valid split)."""
-    model = model_for(tables.indices, preset, opponents)
+    model = model_for(tables.indices, preset, opponents, by_hand, tables)
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
     ev = model.split_ev(back, middle, front)
     return int(np.argmax(ev)), ev
 
 
-def normal_best(tables: HandTables, preset: Preset, opponents: int) -> tuple[int, float]:
+def normal_best(
+    tables: HandTables, preset: Preset, opponents: int, by_hand: bool = True
+) -> tuple[int, float]:
     """``normal_choice``'s split and its value, without the values of the other splits
     (RowModel.best_split)."""
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
-    return model_for(tables.indices, preset, opponents).best_split(back, middle, front)
+    model = model_for(tables.indices, preset, opponents, by_hand, tables)
+    return model.best_split(back, middle, front)
 
 
 def normal_value(tables: HandTables, preset: Preset, opponents: int, split: int) -> float:
     """``normal_choice``'s value of one split (an index into the valid splits)."""
     _, _, back, middle, front = tables.showdown(preset.suit_tiebreak)
     at = np.array([split])
-    model = model_for(tables.indices, preset, opponents)
+    model = model_for(tables.indices, preset, opponents, tables=tables)
     ev = model.split_ev(back.take(at), middle.take(at), front.take(at))
     return float(ev[0])
 
@@ -736,7 +917,7 @@ def _normal_splits(indices: np.ndarray, model: RowModel) -> tuple:
 def easy_choice(tables: HandTables, preset: Preset, opponents: int, seed: int) -> int:
     """The valid split whose rows win most often on their own (no bonuses, no sweeps),
     chosen with a little seeded noise among the best few."""
-    model = model_for(tables.indices, preset, opponents)
+    model = model_for(tables.indices, preset, opponents, tables=tables)
     score = model.row_win(*tables.showdown(preset.suit_tiebreak)[2:])
     n = min(12, len(score))
     top = np.argpartition(-score, n - 1)[:n] if n < len(score) else np.arange(len(score))

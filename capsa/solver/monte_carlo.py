@@ -339,7 +339,7 @@ class Seated:
 def set_opponent(indices: np.ndarray, preset: Preset, opponents: int, values: np.ndarray) -> Seated:
     """``values`` is value_table(preset), built once per solve."""
     tables = HandTables(indices)
-    best, best_value = normal_best(tables, preset, opponents)
+    best, best_value = normal_best(tables, preset, opponents, by_hand=False)
     found = find_specials(tables, preset)
     special = best_special(found, preset)
     if special is not None:
@@ -617,7 +617,7 @@ def hard_choice(
             prior.append(np.array([np.nan]))  # the plain mean of the deals: below
         else:
             sd5, sd3 = tables.showdown(preset.suit_tiebreak)[:2]
-            rows_ev = model_for(tables.indices, preset, opponents).split_ev(
+            rows_ev = model_for(tables.indices, preset, opponents, tables=tables).split_ev(
                 sd5[[played.back]], sd5[[played.middle]], sd3[[played.front]]
             )
             prior.append(ordinary_value(preset, odds, rows_ev) * opponents)
