@@ -41,7 +41,12 @@ A hand's own cards change what its opponents can hold (card removal): a hand tha
 many pairs in the unseen cards meets stronger backs, one holding the high cards meets
 weaker fronts. A table may be learned per stratum of the hand's cards (``unseen_stratum``:
 the pairs left unseen, the cards of rank J or better held): ``models_for`` gives one
-RowModel per stratum, sharing the joint, and ``model_for`` the one a hand reads.
+RowModel per stratum, sharing the joint, and ``model_for`` the one a hand reads. A hand
+holding trips is far from its stratum's average hand: it reads the stratum's counts
+weighed by its own unseen cards (``RowModel.for_hand``: each class by the ways the unseen
+cards give its ranks, ``availability``, over the stratum's average). ``normal_splits``,
+which sets hard's opponents many at once, reads the strata as they are
+(``by_hand=False``), and so do the opponents hard sets one by one.
 
 What declaring a special is worth (``special_odds``, ``declare_value``, ``ordinary_value``)
 and the rules (``should_declare``: by expected points; ``should_surrender``: where the
@@ -326,12 +331,14 @@ def class_values(preset: Preset, position: str) -> np.ndarray:
 
 def value_runs(order: ShowdownClasses, preset: Preset) -> tuple[np.ndarray, ...]:
     """The runs of showdown classes of one category (a row's value at a position is its
-    category's, class_values): (each run's first class, each class's run, (3, runs) the
-    runs' values per position)."""
+    category's, class_values): (each run's first class, each class's run, (3, runs + 1)
+    the runs' values per position, then a 0)."""
     category = class_categories(order)
     first = np.flatnonzero(np.diff(category, prepend=-1))
     run_of = np.cumsum(np.diff(category, prepend=-1) != 0) - 1
-    values = np.stack([class_values(preset, position)[first] for position in POSITIONS])
+    values = np.zeros((3, len(first) + 1))
+    for pos, position in enumerate(POSITIONS):
+        values[pos, :-1] = class_values(preset, position)[first]
     return first, run_of, values
 
 
@@ -483,58 +490,62 @@ class RowModel:
         before[:, 1:-1] = through[:, first[1:] - 1]
         before[:, -1] = through[:, -1]
         worth_before = np.zeros_like(before)
-        np.cumsum(np.diff(before, axis=1) * run_values, axis=1, out=worth_before[:, 1:])
-        # the positions that read the five-card classes, then the front's three-card ones
+        np.cumsum(np.diff(before, axis=1) * run_values[:, :-1], axis=1, out=worth_before[:, 1:])
+        # the classes each position reads: every one, or the hand's five-card rows' for
+        # the back and the middle and its three-card rows' for the front (repeated to
+        # the same length, as one array)
         if classes is None:
-            groups: tuple = ((slice(0, 3), np.arange(n)),)
+            at = np.broadcast_to(np.arange(n), (3, n))
         else:
-            groups = ((slice(0, 2), classes[0]), (slice(2, 3), classes[1]))
+            five, three = classes
+            at = np.stack([five, five, np.resize(three, len(five))])
+        # flat indices of each position's classes in (3, n), and of their runs in (3, runs + 1)
+        runs = before.shape[1]
+        flat = at + np.arange(0, 3 * n, n)[:, None]
+        run = run_of.take(at) + np.arange(0, 3 * runs, runs)[:, None]
+        cnt = counts.take(flat)
+        upto = through.take(flat)
+        value = run_values.take(run)
+        total = through[:, -1:]
+        worth = worth_before.take(run) + value * (upto - before.take(run))
+        share = 0.0 if self.push else 0.5
+        less = (upto - cnt) / total
+        equal = cnt / total
+        # expected value paid to opponents' strictly stronger rows
+        paid_above = (worth_before[:, -1:] - worth) / total
+        p = less + share * equal
+        q = 1.0 - less - equal + share * equal
+        loss = paid_above + share * equal * value
+        if self.preset.scoring == "multiply":
+            mv, ml = value, loss
+        else:
+            mv, ml = np.ones_like(q), q
+        r = p * value - loss
+        out = np.stack(
+            [
+                r,
+                p,
+                q,
+                mv,
+                # what a lost row pays (0 where it cannot lose)
+                np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),
+                # a row's point where it loses: one expression for its own point and for
+                # the envelope's (1 - Q and P differ in the last bit, and a point at a
+                # half step of the grid must round the same way in both)
+                1.0 - q if self.push else p,
+                self._cap(r, p, mv),
+            ]
+        )  # (7, 3, len(at))
+        # each class's point in the joint where it wins (at p) and loses (at 1 - q: the
+        # same point unless ties push)
+        points = [RowJoint.steps(out[P, pos], pos) for pos in range(3)]
+        losing = [RowJoint.steps(out[5, pos], pos) for pos in range(3)] if self.push else points
         table = np.zeros((3, 7, n))  # per position: R, P, Q, MV, LOST, the lose point, cap
         steps = np.zeros((3, 2, n), dtype=np.intp)  # per position: win_at, lose_at
-        share = 0.0 if self.push else 0.5
-        for rows, at in groups:
-            run = run_of.take(at)
-            cnt = counts[rows].take(at, axis=1)
-            upto = through[rows].take(at, axis=1)
-            value = run_values[rows].take(run, axis=1)
-            total = through[rows, -1:]
-            worth = worth_before[rows].take(run, axis=1) + value * (
-                upto - before[rows].take(run, axis=1)
-            )
-            less = (upto - cnt) / total
-            equal = cnt / total
-            # expected value paid to opponents' strictly stronger rows
-            paid_above = (worth_before[rows, -1:] - worth) / total
-            p = less + share * equal
-            q = 1.0 - less - equal + share * equal
-            loss = paid_above + share * equal * value
-            if self.preset.scoring == "multiply":
-                mv, ml = value, loss
-            else:
-                mv, ml = np.ones_like(q), q
-            r = p * value - loss
-            out = np.stack(
-                [
-                    r,
-                    p,
-                    q,
-                    mv,
-                    # what a lost row pays (0 where it cannot lose)
-                    np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),
-                    # a row's point where it loses: one expression for its own point and
-                    # for the envelope's (1 - Q and P differ in the last bit, and a point
-                    # at a half step of the grid must round the same way in both)
-                    1.0 - q if self.push else p,
-                    self._cap(r, p, mv),
-                ],
-                axis=1,
-            )
-            for i, pos in enumerate(range(3)[rows]):
-                table[pos][:, at] = out[i]
-                # each class's point in the joint where it wins (at p) and loses (at 1 - q:
-                # the same point unless ties push)
-                steps[pos, 0, at] = RowJoint.steps(out[i, P], pos)
-                steps[pos, 1, at] = RowJoint.steps(out[i, 5], pos)
+        for pos in range(3):
+            table[pos][:, at[pos]] = out[:, pos]
+            steps[pos, 0, at[pos]] = points[pos]
+            steps[pos, 1, at[pos]] = losing[pos]
         self.columns = [[table[pos, c] for c in range(5)] for pos in range(3)]
         self.lose_point = [table[pos, 5] for pos in range(3)]
         self.cap = [table[pos, 6] for pos in range(3)]
