@@ -480,7 +480,7 @@ class RowModel:
         """The per-class features, their points in the joint and the bound ``cap``, from
         the opponents' rows per position and showdown class (``counts``, (3, classes)):
         of every class, or with ``classes`` (the classes a hand's five-card rows can be,
-        then its three-card rows) of those only, the rest left 0 (RowModel.for_hand)."""
+        then its three-card rows) of those only, the rest left unset (RowModel.for_hand)."""
         n = counts.shape[1]
         through = np.cumsum(counts, axis=1)  # an opponent's rows of the class or below
         # a row's value is its category's: constant over runs of classes (self.runs), so
@@ -540,8 +540,10 @@ class RowModel:
         # same point unless ties push)
         points = [RowJoint.steps(out[P, pos], pos) for pos in range(3)]
         losing = [RowJoint.steps(out[5, pos], pos) for pos in range(3)] if self.push else points
-        table = np.zeros((3, 7, n))  # per position: R, P, Q, MV, LOST, the lose point, cap
-        steps = np.zeros((3, 2, n), dtype=np.intp)  # per position: win_at, lose_at
+        # per position: R, P, Q, MV, LOST, the lose point, cap; then win_at, lose_at (set
+        # at the classes read only: a hand's model is read at its own rows' classes)
+        table = np.empty((3, 7, n))
+        steps = np.empty((3, 2, n), dtype=np.intp)
         for pos in range(3):
             table[pos][:, at[pos]] = out[:, pos]
             steps[pos, 0, at[pos]] = points[pos]
