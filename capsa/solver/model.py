@@ -167,6 +167,7 @@ def unseen_stratum(indices: np.ndarray) -> np.ndarray:
 OWN_WEIGHTS_FROM = 3
 AVAILABILITY_HANDS = 4096
 AVAILABILITY_SEED = 2204
+_HAND_POS = np.repeat(np.arange(3), (len(MASK5), len(MASK5), len(MASK3)))  # for_hand's rows
 _WAYS = np.array([[math.comb(u, n) for n in range(5)] for u in range(5)], dtype=np.float64)
 
 
@@ -331,15 +332,16 @@ def class_values(preset: Preset, position: str) -> np.ndarray:
 
 def value_runs(order: ShowdownClasses, preset: Preset) -> tuple[np.ndarray, ...]:
     """The runs of showdown classes of one category (a row's value at a position is its
-    category's, class_values): (each run's first class, each class's run, (3, runs + 1)
-    the runs' values per position, then a 0)."""
+    category's, class_values), for RowModel._set_rows, as flat indices into (3, classes)
+    and (3, runs): (the class before each run's first, per position (3, runs); each
+    (position, class)'s run; (3, runs) the runs' values per position)."""
     category = class_categories(order)
     first = np.flatnonzero(np.diff(category, prepend=-1))
     run_of = np.cumsum(np.diff(category, prepend=-1) != 0) - 1
-    values = np.zeros((3, len(first) + 1))
-    for pos, position in enumerate(POSITIONS):
-        values[pos, :-1] = class_values(preset, position)[first]
-    return first, run_of, values
+    n, runs = order.count, len(first)
+    ends = np.maximum(first - 1, 0) + np.arange(0, 3 * n, n)[:, None]
+    values = np.stack([class_values(preset, position)[first] for position in POSITIONS])
+    return ends, (run_of + np.arange(0, 3 * runs, runs)[:, None]).ravel(), values
 
 
 def mid_ranks(counts: np.ndarray) -> np.ndarray:
@@ -407,11 +409,15 @@ class RowJoint:
         return table.astype(np.float32)
 
     @staticmethod
+    def grid(points: np.ndarray) -> np.ndarray:
+        """The nearest grid step (0 .. JOINT_GRID) of mid-ranks."""
+        return np.rint(np.clip(points, 0.0, 1.0) * JOINT_GRID).astype(np.intp)
+
+    @staticmethod
     def steps(points: np.ndarray, position: int) -> np.ndarray:
         """The nearest grid point of mid-ranks at ``position`` (0 back, 1 middle, 2
         front), as its share of the flat index: the three positions' add up to it."""
-        stride = (JOINT_GRID + 1) ** (2 - position)
-        return np.rint(np.clip(points, 0.0, 1.0) * JOINT_GRID).astype(np.intp) * stride
+        return RowJoint.grid(points) * (JOINT_GRID + 1) ** (2 - position)
 
     def all_below(self, pb: np.ndarray, pm: np.ndarray, pf: np.ndarray) -> np.ndarray:
         """P(the opponent's back, middle and front mid-ranks are all below pb, pm, pf)."""
@@ -479,40 +485,34 @@ class RowModel:
     def _set_rows(self, counts: np.ndarray, classes: tuple | None = None) -> None:
         """The per-class features, their points in the joint and the bound ``cap``, from
         the opponents' rows per position and showdown class (``counts``, (3, classes)):
-        of every class, or with ``classes`` (the classes a hand's five-card rows can be,
-        then its three-card rows) of those only, the rest left unset (RowModel.for_hand)."""
+        of every class, or with ``classes`` (the classes of a hand's 1,287 five-card
+        subsets, then of its 286 three-card ones) of those only, the rest left unset
+        (RowModel.for_hand: a hand's model is read at its own rows' classes)."""
         n = counts.shape[1]
-        through = np.cumsum(counts, axis=1)  # an opponent's rows of the class or below
-        # a row's value is its category's: constant over runs of classes (self.runs), so
-        # the value of the rows up to a class follows from ``through`` at the runs' ends
-        first, run_of, run_values = self.runs
-        before = np.zeros((3, len(first) + 1))
-        before[:, 1:-1] = through[:, first[1:] - 1]
-        before[:, -1] = through[:, -1]
-        worth_before = np.zeros_like(before)
-        np.cumsum(np.diff(before, axis=1) * run_values[:, :-1], axis=1, out=worth_before[:, 1:])
-        # the classes each position reads: every one, or the hand's five-card rows' for
-        # the back and the middle and its three-card rows' for the front (repeated to
-        # the same length, as one array)
+        # (position, class) pairs as flat indices into (3, n): every one, or the hand's
+        # five-card classes for the back and the middle and three-card ones for the front
         if classes is None:
-            at = np.broadcast_to(np.arange(n), (3, n))
+            at, pos = np.arange(3 * n), np.repeat(np.arange(3), n)
         else:
-            five, three = classes
-            at = np.stack([five, five, np.resize(three, len(five))])
-        # flat indices of each position's classes in (3, n), and of their runs in (3, runs + 1)
-        runs = before.shape[1]
-        flat = at + np.arange(0, 3 * n, n)[:, None]
-        run = run_of.take(at) + np.arange(0, 3 * runs, runs)[:, None]
-        cnt = counts.take(flat)
-        upto = through.take(flat)
-        value = run_values.take(run)
-        total = through[:, -1:]
+            at, pos = np.concatenate([classes[0], classes[0] + n, classes[1] + 2 * n]), _HAND_POS
+        through = np.cumsum(counts, axis=1)  # an opponent's rows of the class or below
+        # a row's value is its category's, constant over runs of classes (self.runs): the
+        # rows up to a class and their value follow from ``through`` at the runs' ends
+        ends, run_of, run_values = self.runs  # run_of, ends: flat, each run's before it
+        before = through.take(ends)  # (3, runs): the rows below each run
+        before[:, 0] = 0.0
+        worth = np.diff(before, axis=1, append=through[:, -1:]) * run_values  # each run's
+        worth_before = np.cumsum(worth, axis=1) - worth
+        worth_total = worth_before[:, -1] + worth[:, -1]
+        run = run_of.take(at)
+        cnt, upto, value = counts.take(at), through.take(at), run_values.take(run)
+        total = through[:, -1].take(pos)
         worth = worth_before.take(run) + value * (upto - before.take(run))
         share = 0.0 if self.push else 0.5
         less = (upto - cnt) / total
         equal = cnt / total
         # expected value paid to opponents' strictly stronger rows
-        paid_above = (worth_before[:, -1:] - worth) / total
+        paid_above = (worth_total.take(pos) - worth) / total
         p = less + share * equal
         q = 1.0 - less - equal + share * equal
         loss = paid_above + share * equal * value
@@ -521,38 +521,34 @@ class RowModel:
         else:
             mv, ml = np.ones_like(q), q
         r = p * value - loss
-        out = np.stack(
-            [
-                r,
-                p,
-                q,
-                mv,
-                # what a lost row pays (0 where it cannot lose)
-                np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),
-                # a row's point where it loses: one expression for its own point and for
-                # the envelope's (1 - Q and P differ in the last bit, and a point at a
-                # half step of the grid must round the same way in both)
-                1.0 - q if self.push else p,
-                self._cap(r, p, mv),
-            ]
-        )  # (7, 3, len(at))
-        # each class's point in the joint where it wins (at p) and loses (at 1 - q: the
-        # same point unless ties push)
-        points = [RowJoint.steps(out[P, pos], pos) for pos in range(3)]
-        losing = [RowJoint.steps(out[5, pos], pos) for pos in range(3)] if self.push else points
-        # per position: R, P, Q, MV, LOST, the lose point, cap; then win_at, lose_at (set
-        # at the classes read only: a hand's model is read at its own rows' classes)
-        table = np.empty((3, 7, n))
-        steps = np.empty((3, 2, n), dtype=np.intp)
-        for pos in range(3):
-            table[pos][:, at[pos]] = out[:, pos]
-            steps[pos, 0, at[pos]] = points[pos]
-            steps[pos, 1, at[pos]] = losing[pos]
-        self.columns = [[table[pos, c] for c in range(5)] for pos in range(3)]
-        self.lose_point = [table[pos, 5] for pos in range(3)]
-        self.cap = [table[pos, 6] for pos in range(3)]
-        self.win_at = [steps[pos, 0] for pos in range(3)]
-        self.lose_at = [steps[pos, 1] for pos in range(3)] if self.push else self.win_at
+        # a row's point where it loses: one expression for its own point and for the
+        # envelope's (1 - Q and P differ in the last bit, and a point at a half step of
+        # the grid must round the same way in both)
+        lose_point = 1.0 - q if self.push else p
+        rows = (
+            r,
+            p,
+            q,
+            mv,
+            np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),  # what a lost row pays
+            lose_point,
+            self._cap(r, p, mv),
+        )
+        # per feature, (3, n): R, P, Q, MV, LOST, the lose point, cap; then each class's
+        # point in the joint where it wins (at p) and loses (at 1 - q: the same point
+        # unless ties push)
+        table = np.empty((7, 3, n))
+        for feature, row in zip(table, rows, strict=True):
+            feature.put(at, row)
+        stride = (JOINT_GRID + 1) ** (2 - pos)
+        steps = np.empty((2, 3, n), dtype=np.intp)
+        for point, row in zip(steps, (p, lose_point), strict=True):
+            point.put(at, RowJoint.grid(row) * stride)
+        self.columns = [[table[c, position] for c in range(5)] for position in range(3)]
+        self.lose_point = list(table[5])
+        self.cap = list(table[6])
+        self.win_at = list(steps[0])
+        self.lose_at = list(steps[1]) if self.push else self.win_at
 
     def for_hand(self, indices: np.ndarray, classes: tuple | None = None) -> RowModel:
         """This model for one hand (card indices): each class's count weighed by how
