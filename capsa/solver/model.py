@@ -521,32 +521,32 @@ class RowModel:
         else:
             mv, ml = np.ones_like(q), q
         r = p * value - loss
-        # a row's point where it loses: one expression for its own point and for the
-        # envelope's (1 - Q and P differ in the last bit, and a point at a half step of
-        # the grid must round the same way in both)
-        lose_point = 1.0 - q if self.push else p
-        rows = (
+        rows = [
             r,
             p,
             q,
             mv,
             np.divide(ml, q, out=np.zeros_like(ml), where=q > 0),  # what a lost row pays
-            lose_point,
             self._cap(r, p, mv),
-        )
-        # per feature, (3, n): R, P, Q, MV, LOST, the lose point, cap; then each class's
-        # point in the joint where it wins (at p) and loses (at 1 - q: the same point
-        # unless ties push)
-        table = np.empty((7, 3, n))
+        ]
+        # where ties push, a row's point where it loses (at 1 - q) is not where it wins
+        # (at p): one expression for its own point and for the envelope's (1 - Q and P
+        # differ in the last bit, and a point at a half step of the grid must round the
+        # same way in both)
+        if self.push:
+            rows.append(1.0 - q)
+        # per feature, (3, n): R, P, Q, MV, LOST, cap [, the lose point]; then each
+        # class's point in the joint where it wins [and where it loses]
+        table = np.empty((len(rows), 3, n))
         for feature, row in zip(table, rows, strict=True):
             feature.put(at, row)
         stride = (JOINT_GRID + 1) ** (2 - pos)
-        steps = np.empty((2, 3, n), dtype=np.intp)
-        for point, row in zip(steps, (p, lose_point), strict=True):
+        steps = np.empty((len(rows) - 5, 3, n), dtype=np.intp)
+        for point, row in zip(steps, (p, *rows[6:]), strict=True):
             point.put(at, RowJoint.grid(row) * stride)
         self.columns = [[table[c, position] for c in range(5)] for position in range(3)]
-        self.lose_point = list(table[5])
-        self.cap = list(table[6])
+        self.cap = list(table[5])
+        self.lose_point = list(table[6] if self.push else table[P])
         self.win_at = list(steps[0])
         self.lose_at = list(steps[1]) if self.push else self.win_at
 
