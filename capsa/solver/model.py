@@ -217,23 +217,42 @@ def availability(indices: np.ndarray, order: ShowdownClasses) -> np.ndarray:
     return pairs[..., first] * pairs[..., second] * ways[..., last]
 
 
-@lru_cache(maxsize=8)
-def _availability_base(tiebreak: TieBreak, strata: int) -> np.ndarray:
+@lru_cache(maxsize=4)
+def _availability_sums(tiebreak: TieBreak) -> tuple[np.ndarray, np.ndarray]:
+    """(STRATA, classes): the classes' availability summed over AVAILABILITY_HANDS random
+    hands by stratum, and (STRATA,) how many hands each stratum had."""
     order = showdown_classes(tiebreak)
     rng = np.random.default_rng(AVAILABILITY_SEED)
     hands = np.argsort(rng.random((AVAILABILITY_HANDS, 52)), axis=1)[:, :13]
-    stratum = unseen_stratum(hands) if strata > 1 else np.zeros(len(hands), dtype=np.intp)
-    total = np.zeros((strata, order.count))
+    stratum = unseen_stratum(hands)
+    total = np.zeros((STRATA, order.count))
     for at in range(0, len(hands), 256):
         np.add.at(total, stratum[at : at + 256], availability(hands[at : at + 256], order))
-    base = total / np.bincount(stratum, minlength=strata)[:, None]
+    return total, np.bincount(stratum, minlength=STRATA).astype(np.float64)
+
+
+@lru_cache(maxsize=8)
+def _availability_base(tiebreak: TieBreak, strata: int) -> np.ndarray:
+    total, hands = _availability_sums(tiebreak)
+    if strata == 1:
+        total, hands = total.sum(axis=0, keepdims=True), hands.sum(keepdims=True)
+    base = total / hands[:, None]
     return np.where(base > 0, base, 1.0)  # a class no hand leaves available: weight 0
 
 
 def availability_base(order: ShowdownClasses, strata: int) -> np.ndarray:
     """(strata, classes): a class's average availability over random hands of each
-    stratum (unseen_stratum; one stratum: all hands), where it is above 0, else 1."""
-    return _availability_base(order.tiebreak, strata)
+    stratum (unseen_stratum; one stratum: all hands), where it is above 0, else 1. Orders
+    that are the strength classes themselves share one (their classes need the same)."""
+    return _availability_base("key_card" if order.identity else order.tiebreak, strata)
+
+
+def prepare_availability() -> None:
+    """Work out now what a process's first hand holding trips would (about a second for
+    each showdown order the presets use): every availability_base."""
+    for tiebreak in {preset.suit_tiebreak for preset in PRESETS.values()}:
+        for strata in (1, STRATA):
+            availability_base(showdown_classes(tiebreak), strata)
 
 
 def table_name(preset: Preset, players: int) -> str:
