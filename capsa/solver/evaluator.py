@@ -28,16 +28,21 @@ from capsa.presets import SPECIALS, Preset
 def _build_scale():
     plain5: dict[int, int] = {}
     flush5: dict[int, int] = {}
+    ranks: dict[int, tuple[int, ...]] = {}  # strength -> its rows' ranks
     for combo in combinations_with_replacement(range(2, 15), 5):
         if combo[0] == combo[4]:
             continue
         key = sum(r * w for r, w in zip(combo, (16**4, 16**3, 16**2, 16, 1), strict=True))
         plain5[key] = strength5(combo, False)
+        ranks[plain5[key]] = combo
         if len(set(combo)) == 5:
             flush5[key] = strength5(combo, True)
+            ranks[flush5[key]] = combo
     tab3: dict[int, int] = {}
     for trio in combinations_with_replacement(range(2, 15), 3):
-        tab3[trio[0] * 256 + trio[1] * 16 + trio[2]] = strength3(trio)
+        key = trio[0] * 256 + trio[1] * 16 + trio[2]
+        tab3[key] = strength3(trio)
+        ranks[tab3[key]] = trio
     strengths = np.array(
         sorted(set(plain5.values()) | set(flush5.values()) | set(tab3.values())), dtype=np.int64
     )
@@ -51,10 +56,16 @@ def _build_scale():
         f5[key] = index[s]
     for key, s in tab3.items():
         t3[key] = index[s]
-    return strengths, p5, f5, t3
+    held = np.zeros((len(strengths), 13), dtype=np.int8)
+    for strength, cards in ranks.items():
+        for r in cards:
+            held[index[strength], r - 2] += 1
+    return strengths, p5, f5, t3, held
 
 
-STRENGTHS, PLAIN5, FLUSH5, TAB3 = _build_scale()
+# CLASS_RANKS[cls]: how many cards of each rank (2 .. A) a row of the class holds (every row
+# of a class holds the same ranks)
+STRENGTHS, PLAIN5, FLUSH5, TAB3, CLASS_RANKS = _build_scale()
 N_CLASSES = len(STRENGTHS)
 LEVEL = (STRENGTHS >> 20).astype(np.int8)
 LEAD = ((STRENGTHS >> 16) & 0xF).astype(np.int8)

@@ -69,7 +69,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import TypeVar
 
@@ -84,15 +83,12 @@ from capsa.solver.evaluator import (
     BY_BACK_MIDDLE,
     BY_BACK_SPLIT,
     CATEGORY,
-    FLUSH5,
+    CLASS_RANKS,
     FLUSH_SUITS,
     MASK3,
     MASK5,
-    N_CLASSES,
-    PLAIN5,
     SPLIT_A,
     STRENGTHS,
-    TAB3,
     THREE_STRAIGHT_RANKS,
     HandTables,
     ShowdownClasses,
@@ -172,36 +168,16 @@ _WAYS = np.array([[math.comb(u, n) for n in range(5)] for u in range(5)], dtype=
 
 
 @lru_cache(maxsize=4)
-def _strength_needs() -> np.ndarray:
-    """(strength classes, 13): the cards of each rank (2 .. A) a row of the class holds."""
-    need = np.zeros((N_CLASSES, 13), dtype=np.int8)
-    for combo in combinations_with_replacement(range(13), 5):
-        if combo[0] == combo[4]:
-            continue
-        key = sum((r + 2) * 16 ** (4 - i) for i, r in enumerate(combo))
-        ranks = np.bincount(combo, minlength=13)
-        for scale in (PLAIN5, FLUSH5):
-            if scale[key] >= 0:
-                need[scale[key]] = ranks
-    for trio in combinations_with_replacement(range(13), 3):
-        need[TAB3[(trio[0] + 2) * 256 + (trio[1] + 2) * 16 + trio[2] + 2]] = np.bincount(
-            trio, minlength=13
-        )
-    return need
-
-
-@lru_cache(maxsize=4)
 def class_needs(tiebreak: TieBreak) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per showdown class of ``tiebreak``, the cards its rows all hold, as indices into a
     hand's ways to give them (availability): of two ranks' needs at once into the ways'
     outer product (65 x 65: ``5 * rank + count`` each, count 0 for none), twice, then of
     the fifth rank's into the ways themselves."""
     order = showdown_classes(tiebreak)
-    strength = _strength_needs()
     need = np.full((order.count, 13), 4, dtype=np.int8)
     for column in (order.plain[:, None], order.flush):
         for suit in range(column.shape[1]):
-            np.minimum.at(need, column[:, suit], strength)
+            np.minimum.at(need, column[:, suit], CLASS_RANKS)
     ranks = np.argsort(-need, axis=1, kind="stable")[:, :5]
     index = (5 * ranks + np.take_along_axis(need, ranks, axis=1)).T
     return index[0] * 65 + index[1], index[2] * 65 + index[3], np.ascontiguousarray(index[4])
