@@ -1095,6 +1095,38 @@ def test_availability_counts_the_ways_the_unseen_cards_give_a_class():
     assert ways["two aces"][straight] == 3 * 3 * 3 * 3 * 4
 
 
+@pytest.mark.parametrize("name", ["standard", "sayapoker", "chinese-poker"])
+def test_a_hands_model_is_its_stratum_weighed_by_its_cards(name):
+    """RowModel.for_hand sums only the classes its table has seen, yet gives, to the bit,
+    the model of the stratum's counts times the hand's weights (availability over the
+    stratum's average), at every class and at the hand's own classes alone."""
+    preset = get_preset(name)
+    order = ev.showdown_classes(preset.suit_tiebreak)
+    for seed in range(3):
+        idx = np.sort(np.random.default_rng(seed).permutation(52)[:13])
+        model = solver_model.model_for(idx, preset, 2, by_hand=False)
+        here, strata = model.stratum
+        base = solver_model.availability_base(order, strata)[here]
+        weighed = solver_model.RowModel(
+            preset,
+            2,
+            model.counts * (solver_model.availability(idx, order) / base),
+            0.0,
+            model.joint,
+            model.stratum,
+        )
+        sd5, sd3 = ev.HandTables(idx).showdown(preset.suit_tiebreak)[:2]
+        every, own = model.for_hand(idx), model.for_hand(idx, (sd5, sd3))
+        for position, classes in enumerate((sd5, sd5, sd3)):
+            for feature in range(5):
+                want = weighed.columns[position][feature]
+                assert np.array_equal(every.columns[position][feature], want)
+                got = own.columns[position][feature].take(classes)
+                assert np.array_equal(got, want.take(classes))
+            want = weighed.win_at[position].take(classes)
+            assert np.array_equal(own.win_at[position].take(classes), want)
+
+
 def test_a_hand_with_trips_reads_its_own_cards():
     """A hand holding trips weighs its stratum's table by its own unseen cards: holding
     A A A K K K, no opponent can put a pair of aces or of kings in front, and its queen-high
@@ -1107,11 +1139,17 @@ def test_a_hand_with_trips_reads_its_own_cards():
     table = solver_model.model_for(idx, preset, 3, by_hand=False)
     own = solver_model.model_for(idx, preset, 3, tables=tables)
     assert own is not table
-    # fronts by ranks ascending: a pair of aces with a 2 .. a king, of kings with a 2 .. an ace
-    aces = own.counts[2][ev.TAB3[2 * 256 + 14 * 16 + 14] : ev.TAB3[13 * 256 + 14 * 16 + 14] + 1]
-    kings = own.counts[2][ev.TAB3[2 * 256 + 13 * 16 + 13] : ev.TAB3[13 * 256 + 13 * 16 + 14] + 1]
-    assert aces.sum() == 0 and kings.sum() == 0
-    assert table.counts[2][ev.TAB3[2 * 256 + 14 * 16 + 14]] > 0
+    # fronts by ranks ascending: no opponent can hold a pair of aces, so the hand's pair of
+    # aces with a 2 in front wins as often as with a king (the stratum's table: less often)
+    aces_2, aces_k = ev.TAB3[2 * 256 + 14 * 16 + 14], ev.TAB3[13 * 256 + 14 * 16 + 14]
+    assert own.columns[2][solver_model.P][aces_2] == own.columns[2][solver_model.P][aces_k]
+    assert table.columns[2][solver_model.P][aces_2] < table.columns[2][solver_model.P][aces_k]
+    # nor a pair of kings: the best pair of kings wins and loses as often as a pair of aces
+    # (the opponents' fronts between them are pairs of aces), where the table says less
+    kings_a = ev.TAB3[13 * 256 + 13 * 16 + 14]
+    for feature in (solver_model.P, solver_model.Q):
+        assert own.columns[2][feature][kings_a] == own.columns[2][feature][aces_2]
+    assert table.columns[2][solver_model.P][kings_a] < table.columns[2][solver_model.P][aces_2]
     queen_high = ev.TAB3[2 * 256 + 3 * 16 + 12]  # Q 3 2, the hand's own weakest front
     assert own.columns[2][solver_model.P][queen_high] > table.columns[2][solver_model.P][queen_high]
     plain = check_hand(parse_cards("AS AH KD KS QH 9H 9D 6S 6D 3H 2H 4C 7D"))

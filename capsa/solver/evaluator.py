@@ -238,13 +238,18 @@ def _by_subset(cards: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.einsum("...i,ij->...j", cards.astype(np.float64), weights).astype(np.intp)
 
 
-def subset_classes(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def subset_classes(
+    indices: np.ndarray, flush_suits: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Class ids of every five-card and three-card subset of hands given as card indices
-    sorted ascending, shape (..., 13): (..., 1287) and (..., 286)."""
+    sorted ascending, shape (..., 13): (..., 1287) and (..., 286). ``flush_suits``: the
+    hands' subset_flush_suits, if already known."""
     ranks = np.asarray(indices) // 4 + 2
     keys = _by_subset(ranks, _RANK_KEY5)
     cls5 = PLAIN5.take(keys).astype(np.intp)
-    flushes = np.flatnonzero(subset_flush_suits(indices) >= 0)
+    if flush_suits is None:
+        flush_suits = subset_flush_suits(indices)
+    flushes = np.flatnonzero(flush_suits >= 0)
     if len(flushes):
         np.put(cls5, flushes, FLUSH5.take(keys.ravel().take(flushes)))
     return cls5, TAB3.take(_by_subset(ranks, _RANK_KEY3)).astype(np.intp)
@@ -279,6 +284,7 @@ class HandTables:
         "suits",
         "cls5",
         "cls3",
+        "flush_suit5",
         "flush5",
         "back",
         "middle",
@@ -295,8 +301,10 @@ class HandTables:
         self.indices = sidx = np.sort(idx)
         self.ranks = sidx // 4 + 2
         self.suits = sidx % 4
-        self.cls5, self.cls3 = subset_classes(sidx)
-        self.flush5 = np.isin(LEVEL.take(self.cls5), (5, 8))  # flushes, straight or not
+        # each five-card subset's suit where it is a flush (straight or not), else -1
+        self.flush_suit5 = subset_flush_suits(sidx)
+        self.cls5, self.cls3 = subset_classes(sidx, self.flush_suit5)
+        self.flush5 = self.flush_suit5 >= 0
         # the splits' classes as int16 (class ids are under 2 ** 15): half the memory to
         # pass over, and every solve builds its hand's tables
         c16 = self.cls5.astype(np.int16)
@@ -321,8 +329,7 @@ class HandTables:
             if order.identity:
                 found = (self.cls5, self.cls3, self.back, self.middle, self.front)
             else:
-                flush = np.where(self.flush5, self.suits[C5[:, 0]], -1)
-                sd5 = order.of_rows(self.cls5, flush)
+                sd5 = order.of_rows(self.cls5, self.flush_suit5)
                 sd3 = order.plain[self.cls3]
                 # a row's showdown class follows from its strength class but for a flush
                 # (its suit): the flush rows are read from their own subsets

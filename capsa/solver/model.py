@@ -163,7 +163,6 @@ def unseen_stratum(indices: np.ndarray) -> np.ndarray:
 OWN_WEIGHTS_FROM = 3
 AVAILABILITY_HANDS = 4096
 AVAILABILITY_SEED = 2204
-_HAND_POS = np.repeat(np.arange(3), (len(MASK5), len(MASK5), len(MASK3)))  # for_hand's rows
 _WAYS = np.array([[math.comb(u, n) for n in range(5)] for u in range(5)], dtype=np.float64)
 
 
@@ -183,14 +182,21 @@ def class_needs(tiebreak: TieBreak) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return index[0] * 65 + index[1], index[2] * 65 + index[3], np.ascontiguousarray(index[4])
 
 
-def availability(indices: np.ndarray, order: ShowdownClasses) -> np.ndarray:
+def availability(
+    indices: np.ndarray, order: ShowdownClasses, needs: tuple[np.ndarray, ...] | None = None
+) -> np.ndarray:
     """Each showdown class's availability in the unseen cards of hands given as card
-    indices (..., 13): (..., classes), the product over ranks of C(unseen, needed)."""
+    indices (..., 13): (..., classes), the product over ranks of C(unseen, needed). With
+    ``needs`` (class_needs of some classes only), of those classes."""
     ways = _WAYS[4 - rank_counts(indices)]  # (..., 13, 5)
     ways = ways.reshape(*ways.shape[:-2], 65)
     pairs = (ways[..., :, None] * ways[..., None, :]).reshape(*ways.shape[:-1], 65 * 65)
-    first, second, last = class_needs(order.tiebreak)
-    return pairs[..., first] * pairs[..., second] * ways[..., last]
+    first, second, last = class_needs(order.tiebreak) if needs is None else needs
+    return (
+        np.take(pairs, first, axis=-1)
+        * np.take(pairs, second, axis=-1)
+        * np.take(ways, last, axis=-1)
+    )
 
 
 @lru_cache(maxsize=4)
@@ -425,6 +431,49 @@ class RowJoint:
         return self.above.take(at)
 
 
+def flat_rows(classes: tuple[np.ndarray, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(position, class) pairs as flat indices into (3, n) classes, the ``classes`` of the
+    back and the middle then of the front, and their positions."""
+    five, three = classes
+    at = np.concatenate([five, five + n, three + 2 * n])
+    return at, np.repeat(np.arange(3), (len(five), len(five), len(three)))
+
+
+class HandWeights:
+    """What RowModel.for_hand reads of a stratum's model, worked out at its first hand: the
+    classes its table has seen at some position (``seen``; the others' counts are 0 and
+    weigh nothing), their needs (class_needs) and average availability (availability_base),
+    the seen counts per position in class order (``values``, of seen class ``seen_of``,
+    position p's in ``spans[p]``), and where each (position, class)'s rows up to it sit in
+    a hand's running sums (``rank``: position p's sums start at ``prefix_at[p]`` with a 0,
+    then one for each seen count; ``ends`` and ``last``: value_runs' ends and each
+    position's last class)."""
+
+    def __init__(self, model: RowModel):
+        counts = model.counts
+        self.n = n = counts.shape[1]
+        self.order = showdown_classes(model.preset.suit_tiebreak)
+        here, strata = model.stratum
+        seen = np.flatnonzero(counts.any(axis=0))
+        self.needs = tuple(need.take(seen) for need in class_needs(self.order.tiebreak))
+        self.base = availability_base(self.order, strata)[here].take(seen)
+        self.seen_index = np.full(n, len(seen), dtype=np.intp)
+        self.seen_index[seen] = np.arange(len(seen))
+        flat = counts.ravel()
+        nonzero = np.flatnonzero(flat > 0)  # position by position, classes ascending
+        self.values = flat.take(nonzero)
+        self.seen_of = self.seen_index.take(nonzero % n)
+        per_position = (counts > 0).sum(axis=1)
+        stops = np.cumsum(per_position)
+        self.spans = [
+            (int(stop - k), int(stop)) for stop, k in zip(stops, per_position, strict=True)
+        ]
+        self.prefix_at = [start + p for p, (start, _) in enumerate(self.spans)]
+        self.rank = (np.cumsum(counts > 0, axis=1) + np.array(self.prefix_at)[:, None]).ravel()
+        self.ends = self.rank.take(model.runs[0])
+        self.last = self.rank.take(np.arange(1, 4) * n - 1)
+
+
 class RowModel:
     """Per-class features for one preset and table size; scores splits vectorised. Rows are
     given by showdown class (capsa.solver.evaluator.ShowdownClasses: the strength class
@@ -457,6 +506,7 @@ class RowModel:
         self.c_sweep = float(m - 1)
         self.c_table = float(t - m) if table_sweep_applies(preset, opponents + 1) else 0.0
         self.c_swept = float(m - 1) + (self.c_table * sweep ** (opponents - 1))
+        self._weights: HandWeights | None = None  # for_hand's, at its first hand
         self._set_rows(counts)
         # the least non-decreasing bound of R, P and MV over strength classes, per
         # position: the best of a feature over the rows of no higher strength class than c
@@ -477,31 +527,47 @@ class RowModel:
         # per position, the largest chance that a row ties (pushes)
         self.most_tied = [float((1.0 - c[P] - c[Q]).max()) for c in self.columns]
 
-    def _set_rows(self, counts: np.ndarray, classes: tuple | None = None) -> None:
-        """The per-class features, their points in the joint and the bound ``cap``, from
-        the opponents' rows per position and showdown class (``counts``, (3, classes)):
-        of every class, or with ``classes`` (the classes of a hand's 1,287 five-card
-        subsets, then of its 286 three-card ones) of those only, the rest left unset
-        (RowModel.for_hand: a hand's model is read at its own rows' classes)."""
+    def _set_rows(self, counts: np.ndarray) -> None:
+        """Every class's features from the opponents' rows per position and showdown class
+        (``counts``, (3, classes)): _set_features with the rows up to each class."""
         n = counts.shape[1]
-        # (position, class) pairs as flat indices into (3, n): every one, or the hand's
-        # five-card classes for the back and the middle and three-card ones for the front
-        if classes is None:
-            at, pos = np.arange(3 * n), np.repeat(np.arange(3), n)
-        else:
-            at, pos = np.concatenate([classes[0], classes[0] + n, classes[1] + 2 * n]), _HAND_POS
         through = np.cumsum(counts, axis=1)  # an opponent's rows of the class or below
+        every = np.arange(n)
+        self._set_features(
+            flat_rows((every, every), n),
+            counts.ravel(),
+            through.ravel(),
+            through.take(self.runs[0]),
+            through[:, -1],
+        )
+
+    def _set_features(
+        self,
+        where: tuple[np.ndarray, np.ndarray],
+        cnt: np.ndarray,
+        upto: np.ndarray,
+        before: np.ndarray,
+        totals: np.ndarray,
+    ) -> None:
+        """The per-class features, their points in the joint and the bound ``cap`` at the
+        (position, class) pairs ``where`` (flat_rows; the rest left unset: RowModel.for_hand
+        reads a hand's model at its own rows' classes only), from
+        the opponents' rows at those (position, class) pairs (``cnt``) and of those classes
+        or below (``upto``), the rows below each run of classes of one value (``before``,
+        (3, runs), at value_runs' ends; its first run's set to 0 here) and in all
+        (``totals``, (3,))."""
+        n = self.counts.shape[1]
+        at, pos = where
         # a row's value is its category's, constant over runs of classes (self.runs): the
-        # rows up to a class and their value follow from ``through`` at the runs' ends
-        ends, run_of, run_values = self.runs  # run_of, ends: flat, each run's before it
-        before = through.take(ends)  # (3, runs): the rows below each run
+        # rows up to a class and their value follow from ``upto`` and the runs' ``before``
+        _, run_of, run_values = self.runs  # run_of: flat
         before[:, 0] = 0.0
-        worth = np.diff(before, axis=1, append=through[:, -1:]) * run_values  # each run's
+        worth = np.diff(before, axis=1, append=totals[:, None]) * run_values  # each run's
         worth_before = np.cumsum(worth, axis=1) - worth
         worth_total = worth_before[:, -1] + worth[:, -1]
         run = run_of.take(at)
-        cnt, upto, value = counts.take(at), through.take(at), run_values.take(run)
-        total = through[:, -1].take(pos)
+        value = run_values.take(run)
+        total = totals.take(pos)
         worth = worth_before.take(run) + value * (upto - before.take(run))
         share = 0.0 if self.push else 0.5
         less = (upto - cnt) / total
@@ -532,13 +598,13 @@ class RowModel:
             rows.append(1.0 - q)
         # per feature, (3, n): R, P, Q, MV, LOST, cap [, the lose point]; then each
         # class's point in the joint where it wins [and where it loses]
-        table = np.empty((len(rows), 3, n))
-        for feature, row in zip(table, rows, strict=True):
-            feature.put(at, row)
+        table = np.empty((len(rows), 3 * n))
+        table[:, at] = rows
+        table = table.reshape(len(rows), 3, n)
         stride = (JOINT_GRID + 1) ** (2 - pos)
-        steps = np.empty((len(rows) - 5, 3, n), dtype=np.intp)
-        for point, row in zip(steps, (p, *rows[6:]), strict=True):
-            point.put(at, RowJoint.grid(row) * stride)
+        steps = np.empty((len(rows) - 5, 3 * n), dtype=np.intp)
+        steps[:, at] = [RowJoint.grid(row) * stride for row in (p, *rows[6:])]
+        steps = steps.reshape(len(rows) - 5, 3, n)
         self.columns = [[table[c, position] for c in range(5)] for position in range(3)]
         self.cap = list(table[5])
         self.lose_point = list(table[6] if self.push else table[P])
@@ -550,14 +616,37 @@ class RowModel:
         available its ranks are in the hand's unseen cards against the average hand of
         this model's stratum (``availability``). With ``classes`` (the showdown classes
         of the hand's five-card subsets, then of its three-card ones) the features are
-        those classes' only. The envelopes (normal_splits' bounds) stay the table's: a
-        hand's model scores that hand's splits only."""
-        order = showdown_classes(self.preset.suit_tiebreak)
-        here, strata = self.stratum
-        weight = availability(indices, order) / availability_base(order, strata)[here]
+        those classes' only, else every class's. The envelopes (normal_splits' bounds)
+        stay the table's: a hand's model scores that hand's splits only.
+
+        Only the classes the stratum's table has seen weigh anything (HandWeights): their
+        weights are summed, per position, in the order of the classes, so the rows up to
+        a class are what the cumulative sum of every weighed count gives, to the bit."""
+        if classes is None:
+            every = np.arange(self.counts.shape[1])
+            classes = (every, every)
+        known = self._weights
+        if known is None:
+            known = self._weights = HandWeights(self)
+        weight = availability(indices, known.order, known.needs) / known.base
+        prefix = np.zeros(len(known.values) + 3)
+        weighed = known.values * weight.take(known.seen_of)
+        for first, (start, stop) in zip(known.prefix_at, known.spans, strict=True):
+            np.cumsum(weighed[start:stop], out=prefix[first + 1 : first + 1 + stop - start])
+        weight = np.append(weight, 0.0)  # a class the table never saw: no rows to weigh
+        five, three = (weight.take(known.seen_index.take(c)) for c in classes)
+        where = flat_rows(classes, known.n)
+        at = where[0]
+        cnt = self.counts.take(at) * np.concatenate([five, five, three])
         hand = copy.copy(self)
-        hand.counts = self.counts * weight
-        hand._set_rows(hand.counts, classes)
+        hand._weights = None
+        hand._set_features(
+            where,
+            cnt,
+            prefix.take(known.rank.take(at)),
+            prefix.take(known.ends),
+            prefix.take(known.last),
+        )
         return hand
 
     def _cap(self, r: np.ndarray, p: np.ndarray, mv: np.ndarray) -> np.ndarray:
@@ -966,6 +1055,9 @@ _CHOOSE = np.array([[math.comb(n, k) for k in range(14)] for n in range(14)], dt
 _TS_DRAGON = (THREE_STRAIGHT_RANKS == 1).all(axis=1)
 _TS_SIX_PAIRS = (THREE_STRAIGHT_RANKS // 2).sum(axis=1) >= 6
 _TS_ONLY = ~_TS_DRAGON & ~_TS_SIX_PAIRS
+# where each three-straight rank count reads a hand's C(unseen, count) per rank: rank r's
+# row of _CHOOSE[unseen] (13, 14), flattened
+_TS_CHOOSE_AT = np.arange(13) * _CHOOSE.shape[1] + THREE_STRAIGHT_RANKS
 
 
 @lru_cache(maxsize=4096)
@@ -1000,7 +1092,7 @@ def special_odds(indices: np.ndarray, preset: Preset) -> dict[str, float]:
     unseen = 4 - np.bincount(idx // 4, minlength=13)
     suits = 13 - np.bincount(idx % 4, minlength=4)
     hands = float(math.comb(int(unseen.sum()), 13))
-    straights = _CHOOSE[unseen[None, :], THREE_STRAIGHT_RANKS].prod(axis=1)
+    straights = _CHOOSE[unseen].ravel().take(_TS_CHOOSE_AT).prod(axis=1)
     six_pairs = _six_pairs_hands(tuple(sorted(unseen.tolist())), None)[0]
     six_pairs_straights = float(straights[_TS_SIX_PAIRS].sum())
     held = (  # the specials a hand holds, and how many hands hold exactly those
