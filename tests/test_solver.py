@@ -1099,7 +1099,8 @@ def test_availability_counts_the_ways_the_unseen_cards_give_a_class():
 def test_a_hands_model_is_its_stratum_weighed_by_its_cards(name):
     """RowModel.for_hand sums only the classes its table has seen, yet gives, to the bit,
     the model of the stratum's counts times the hand's weights (availability over the
-    stratum's average), at every class and at the hand's own classes alone."""
+    stratum's average), at every class and at the hand's own classes alone (each once, as
+    model_for gives them, or as often as its subsets hold them)."""
     preset = get_preset(name)
     order = ev.showdown_classes(preset.suit_tiebreak)
     for seed in range(3):
@@ -1116,13 +1117,17 @@ def test_a_hands_model_is_its_stratum_weighed_by_its_cards(name):
             model.stratum,
         )
         sd5, sd3 = ev.HandTables(idx).showdown(preset.suit_tiebreak)[:2]
-        every, own = model.for_hand(idx), model.for_hand(idx, (sd5, sd3))
+        n = order.count
+        every = model.for_hand(idx)
+        own = model.for_hand(idx, (sd5, sd3))
+        once = model.for_hand(idx, (solver_model.distinct(sd5, n), solver_model.distinct(sd3, n)))
         for position, classes in enumerate((sd5, sd5, sd3)):
             for feature in range(5):
                 want = weighed.columns[position][feature]
                 assert np.array_equal(every.columns[position][feature], want)
-                got = own.columns[position][feature].take(classes)
-                assert np.array_equal(got, want.take(classes))
+                for hand in (own, once):
+                    got = hand.columns[position][feature].take(classes)
+                    assert np.array_equal(got, want.take(classes))
             want = weighed.win_at[position].take(classes)
             assert np.array_equal(own.win_at[position].take(classes), want)
 
