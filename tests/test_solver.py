@@ -232,6 +232,26 @@ def _showdown_class(row, tiebreak) -> int:
     return int(order.of_rows(np.array([ev.class_of(row.strength)]), np.array([flush]))[0])
 
 
+def test_a_splits_rows_have_their_own_subsets_showdown_classes():
+    """HandTables.showdown gives each valid split's rows the showdown classes of their own
+    subsets: under ``early`` a flush back or middle by its suit (the flushes are one run of
+    classes, FLUSH_RUN)."""
+    flushes = np.flatnonzero(ev.LEVEL == 5)
+    assert np.array_equal(flushes, np.arange(ev.FLUSH_RUN[0], ev.FLUSH_RUN[1] + 1))
+    rng = np.random.default_rng(5)
+    for n in range(24):
+        suit = np.arange(n % 4, 52, 4)  # 6 to 9 cards of one suit: flushes in both rows
+        held = rng.choice(suit, 6 + n % 4, replace=False)
+        rest = rng.choice(np.setdiff1d(np.arange(52), held), 13 - len(held), replace=False)
+        tables = ev.HandTables(np.concatenate([held, rest]))
+        for tiebreak in ("early", "key_card"):
+            sd5, sd3, back, middle, front = tables.showdown(tiebreak)
+            k = np.arange(len(tables.valid))
+            assert np.array_equal(back, sd5.take(tables.back_subset(k)))
+            assert np.array_equal(middle, sd5.take(tables.middle_subset(k)))
+            assert np.array_equal(front, sd3.take(tables.front_subset(k)))
+
+
 @pytest.mark.parametrize("tiebreak", ["key_card", "early", "none"])
 def test_showdown_classes_order_rows_as_the_showdown_does(tiebreak):
     """A row of a higher showdown class beats one of a lower class; rows of one class are

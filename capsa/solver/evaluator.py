@@ -71,6 +71,9 @@ LEVEL = (STRENGTHS >> 20).astype(np.int8)
 LEAD = ((STRENGTHS >> 16) & 0xF).astype(np.int8)
 # category index as in capsa.hands.ALL_CATEGORIES: 0..8 by level, 9 = royal flush
 CATEGORY = np.where((LEVEL == 8) & (LEAD == 14), 9, LEVEL).astype(np.int8)
+# classes ascend by strength, so the flushes (not straight) are one run of them: the first
+# and the last
+FLUSH_RUN = tuple(int(c) for c in np.flatnonzero(LEVEL == 5)[[0, -1]])
 
 
 def early_order(strength, level, lead, flush_suit):
@@ -339,7 +342,8 @@ class HandTables:
                         (back, self.back, self.back_subset),
                         (middle, self.middle, self.middle_subset),
                     ):
-                        flushes = np.flatnonzero(LEVEL.take(classes) == 5)
+                        first, last = FLUSH_RUN
+                        flushes = np.flatnonzero((classes >= first) & (classes <= last))
                         rows[flushes] = sd5.take(subset(flushes))
                 found = (sd5, sd3, back, middle, order.plain.take(self.front))
             self._showdown[tiebreak] = found
