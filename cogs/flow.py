@@ -18,6 +18,12 @@ message and the table's steps after it, never a click that takes the lock, nor a
 table. While one run of this process is telling, the others leave the table to it (it reads
 the table again once its messages are out); the claims, the dealer's watchdog and the
 deal's nonce keep each message once across processes, as before.
+
+The watchdog is one row a table, held by a process, not by a run: of this process's runs,
+the one that set it last holds it (``TableFlow._holders``), and only that run lets it go,
+under the table's lock. A run ending as another here deals used to drop the dealer's new
+watchdog (same process, same row): the deal then took itself for taken over and stopped
+before its DMs (the chaos run's DMs 58 s late).
 """
 
 from __future__ import annotations
@@ -78,12 +84,12 @@ class _Stop(Enum):
 
 @dataclass
 class _Run:
-    """One call of ``TableFlow.advance``: why, the step asked for, whether it holds the
-    table's watchdog, until when an asked step waits, and the round it dealt."""
+    """One call of ``TableFlow.advance``: why, the step asked for, until when an asked step
+    waits, and the round it dealt. Whether it holds the table's watchdog is the flow's to
+    say (``TableFlow._holders``)."""
 
     driver: Driver
     early: Next | None
-    holding: bool
     asked_until: float
     dealt: int = 0  # the round number this run dealt: its deal is this run's to finish
 
@@ -102,6 +108,8 @@ class TableFlow:
         self._handlers: dict[Step, StepHandler] = {}
         # per table: the messages a run of this process is sending now (outside the lock)
         self._telling: dict[int, asyncio.Future[bool]] = {}
+        # per table: the run of this process that holds its watchdog (set it last)
+        self._holders: dict[int, _Run] = {}
         for kind in TimerKind:
             scheduler.handle(kind, self._on_timer(kind))
 
@@ -149,15 +157,18 @@ class TableFlow:
         (``Tell``) sends after the lock is let go, so a wait on Discord (a rate limit, a
         slow answer) holds up that message and the steps after it, never a click or
         another caller that only needs the table's lock."""
-        run = _Run(driver, now, holding, time.monotonic() + ASKED_WAIT_SECONDS)
+        run = _Run(driver, now, time.monotonic() + ASKED_WAIT_SECONDS)
         scheduler = self.scheduler
+        if holding:
+            self._holders[match_id] = run
         try:
-            if driver in (Driver.CLICK, Driver.NEXT) and not run.holding:
+            if driver in (Driver.CLICK, Driver.NEXT) and not holding:
                 # what a click sets going is this process's now: should it die before it is
                 # done, another process takes over (unless one is doing the table's steps)
-                run.holding = await scheduler.hold(
+                if await scheduler.hold(
                     match_id, TimerKind.WATCHDOG, 0, WATCHDOG_SECONDS, if_absent=True
-                )
+                ):
+                    self._holders[match_id] = run
             while True:
                 async with self.locks[match_id]:
                     decided = await self._decide(match_id, run)
@@ -185,17 +196,37 @@ class TableFlow:
                     return
         except BaseException as err:
             if match_id in self._telling:  # the watchdog is the run's that is telling
-                run.holding = False
-            if run.holding:  # whoever comes first tries again (at once if this process stops),
-                run.holding = False  # unless another process took the table over meanwhile
-                pause = 0.0 if isinstance(err, asyncio.CancelledError) else RETRY_SECONDS[0]
-                await asyncio.shield(scheduler.hand_on(match_id, TimerKind.WATCHDOG, 0, pause))
+                self._drop(match_id, run)
+            # whoever comes first tries again (at once if this process stops), unless another
+            # process took the table over meanwhile
+            pause = 0.0 if isinstance(err, asyncio.CancelledError) else RETRY_SECONDS[0]
+            await asyncio.shield(self._let_go(match_id, run, hand_on=pause))
             raise
         finally:
             if match_id in self._telling:  # another run of this process is telling: it
-                run.holding = False  # holds the table's watchdog, and lets it go
-            if run.holding:  # (the watchdog of another process that took the table over stays)
-                await scheduler.release(match_id, TimerKind.WATCHDOG)
+                self._drop(match_id, run)  # holds the table's watchdog, and lets it go
+            # (the watchdog of another process that took the table over stays)
+            await self._let_go(match_id, run)
+
+    def _drop(self, match_id: int, run: _Run) -> None:
+        """``run`` no longer holds the table's watchdog here (the row stays as it is)."""
+        if self._holders.get(match_id) is run:
+            del self._holders[match_id]
+
+    async def _let_go(self, match_id: int, run: _Run, *, hand_on: float | None = None) -> None:
+        """If ``run`` still holds the table's watchdog (no other run here set it since): let
+        it go, or with ``hand_on``, leave it for whoever comes first in that many seconds.
+        Under the table's lock, so no run here sets it again before the database has this."""
+        if self._holders.get(match_id) is not run:
+            return
+        async with self.locks[match_id]:
+            if self._holders.get(match_id) is not run:
+                return
+            del self._holders[match_id]
+            if hand_on is None:
+                await self.scheduler.release(match_id, TimerKind.WATCHDOG)
+            else:
+                await self.scheduler.hand_on(match_id, TimerKind.WATCHDOG, 0, hand_on)
 
     async def _decide(self, match_id: int, run: _Run) -> _Stop | Tell:
         """Under the table's lock: the steps due that only store, one after the other (a
@@ -213,7 +244,7 @@ class TableFlow:
         match, rnd, step = await self.next_of(match_id)
         if step is None:  # ended or cancelled: no timer is left
             await scheduler.cancel(match_id)
-            run.holding = False
+            self._drop(match_id, run)
             return _Stop.DONE
         asked = run.early is not None and (run.early.step, run.early.number) == (
             step.step,
@@ -229,7 +260,7 @@ class TableFlow:
             # table again once they are out and goes on from there; a step asked for (Next)
             # waits for it. The table's watchdog (this process's, one row) is that run's:
             # it lets it go when it is done, not this one.
-            run.holding = False
+            self._drop(match_id, run)
             return _Stop.WAIT if run.early is not None and not asked else _Stop.DONE
         if asked:  # (the showdown it was pressed on may still be being posted)
             run.early = None
@@ -238,8 +269,8 @@ class TableFlow:
         ):
             # its dealer finishes it; should that process have died, the watchdog
             # it holds (or this one, if it had none yet) takes over
-            if run.holding:  # (the one this click set: left for whoever comes first)
-                run.holding = False
+            if self._holders.get(match_id) is run:  # (the one this click set: left for
+                self._drop(match_id, run)  # whoever comes first)
                 await scheduler.hand_on(match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS)
             else:
                 await scheduler.schedule(
@@ -255,11 +286,11 @@ class TableFlow:
             return _Stop.DONE  # another process did it, or is doing it (and goes on from there)
         if step.step == Step.DEAL:
             run.dealt = step.number
-        if not run.holding:  # (before its messages go: should this process die, they are
-            await scheduler.hold(  # taken over)
+        if self._holders.get(match_id) is not run:  # (before its messages go: should this
+            await scheduler.hold(  # process die, they are taken over)
                 match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
             )
-            run.holding = True
+            self._holders[match_id] = run
         return _Stop.AGAIN if done is True else done
 
     @staticmethod

@@ -27,7 +27,16 @@ from cogs.flow import Driver
 from cogs.life import Clock, Step
 from cogs.scheduler import Scheduler, TimerKind
 from data import open_repository
-from tests.cog_helpers import ALICE, ALICE_HAND, BOB_HAND, CHANNEL, cards, make_ix, playing_round
+from tests.cog_helpers import (
+    ALICE,
+    ALICE_HAND,
+    BOB,
+    BOB_HAND,
+    CHANNEL,
+    cards,
+    make_ix,
+    playing_round,
+)
 
 ELSEWHERE = "another-host:4242"  # a process that took this one's work over
 
@@ -282,6 +291,56 @@ async def test_next_pressed_is_stored_before_the_showdown_is_redrawn(fake_bot, r
     with contextlib.suppress(asyncio.CancelledError):
         await tables.rounds.next_pressed(ix, match.id, 1)
     await round_2_dealt_at_once(repo, match.id, pause=tables.flow.pause)
+
+
+async def test_a_run_that_ends_leaves_the_watchdog_another_run_here_took(fake_bot, repo) -> None:
+    """The chaos run's DMs 58 s late: a watchdog run posted the showdown and let the
+    table's watchdog go, and the database took the release (slow) only after Next, pressed
+    meanwhile in the same process, had dealt the next round and set the watchdog again:
+    both rows are this process's, so the release dropped the new one, the deal found its
+    watchdog gone ("another process took the deal over") and sent no DM until a timer came
+    for it. A run lets the watchdog go only if no other run here took it since, and never
+    while another run of the table decides."""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    releasing = asyncio.Event()
+    cancel = repo.cancel_timers
+
+    async def slow_release(match_id, kinds=None, arg=None, *, holder=None):
+        if holder is not None:  # a run letting its watchdog go: the database slow to take it
+            releasing.set()
+            end = time.monotonic() + 1.0  # (or for a second, if the deal waits for it)
+            while not await _dealt(repo, match_id, 2) and time.monotonic() < end:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)  # (the deal's watchdog set by now)
+        return await cancel(match_id, kinds, arg, holder=holder)
+
+    repo.cancel_timers = slow_release
+    await tables.scheduler.schedule(match.id, TimerKind.WATCHDOG, 1, 0)  # due: the showdown
+    await asyncio.wait_for(releasing.wait(), 10)  # posted; the run ends, letting go
+    assert (await repo.get_round(rnd.id)).status == "shown"
+    channel = fake_bot.get_partial_messageable(CHANNEL)
+    post = channel.send.side_effect
+
+    async def slow_post(*args, **kwargs):  # the round's status: the release lands meanwhile
+        await asyncio.sleep(0.3)
+        return post(*args, **kwargs)
+
+    channel.send.side_effect = slow_post
+    await tables.rounds.next_pressed(make_ix(fake_bot, ALICE), match.id, 1)
+    for user in (ALICE, BOB):
+        dm = fake_bot.get_partial_messageable(90_000 + user).send
+        await until(lambda dm=dm: _true(dm.await_count == 1), timeout=5, what="round 2's DM")
+
+    async def let_go() -> bool:  # the deal done, its run lets the watchdog go
+        return all(t.kind != "watchdog" for t in await repo.timers_of(match.id))
+
+    await until(let_go, what="the deal's watchdog let go")
+
+
+async def _dealt(repo, match_id: int, number: int) -> bool:
+    current = await repo.current_round(match_id)
+    return current is not None and current.number == number
 
 
 # --- a process that stopped holding a claim ------------------------------------------------
