@@ -577,7 +577,9 @@ class Repository(Protocol):
 
     async def release_standings(self, match_id: int, *, owner: str) -> None:
         """``owner`` gives up its claim on posting the standings (the post failed: another
-        may try); a claim another process took over stays."""
+        may try, after looking for it, as after a process that died: the failure may have
+        come after the post landed, so the next claim is ``Claimed.AFTER_ANOTHER``); a
+        claim another process took over stays."""
         ...
 
     async def mark_standings_posted(self, match_id: int, message_id: int | None) -> bool:
@@ -883,7 +885,9 @@ class Repository(Protocol):
 
     async def release_showdown(self, round_id: int, *, owner: str) -> None:
         """``owner`` gives up its claim on posting a showdown (the post failed: another may
-        try); a claim another process took over stays."""
+        try, after looking for it, as after a process that died: the failure may have come
+        after the post landed, so the next claim is ``Claimed.AFTER_ANOTHER``); a claim
+        another process took over stays."""
         ...
 
     # history

@@ -809,9 +809,13 @@ class SqlRepository(ABC):
         return found is not None
 
     async def _release(self, table: str, post: str, key: int, owner: str) -> None:
+        """The claim runs out now; its owner stays named, so the next claim is taken
+        after another's (its post may have landed before the failure: the chaos run's
+        showdowns and standings posted twice, their marks failing on a full disk)."""
+
         async def tx(db: Tx) -> None:
             await db.run(
-                f"UPDATE {table} SET {post}_claim_until = NULL, {post}_claim_owner = NULL"
+                f"UPDATE {table} SET {post}_claim_until = NULL"
                 f" WHERE id = ? AND {post}_claim_owner = ?",
                 key,
                 owner,

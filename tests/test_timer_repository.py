@@ -100,7 +100,8 @@ async def test_the_showdown_is_claimed_by_one_while_it_is_not_posted(repo: Repos
     # the holder died: another may post, after looking for what the dead one's post left
     assert await repo.claim_showdown(round_id, 5, owner="two") == Claimed.AFTER_ANOTHER
     await repo.release_showdown(round_id, owner="two")  # its post failed: it gives it up
-    assert await repo.claim_showdown(round_id, 5, owner="one") == Claimed.FRESH
+    # (the failure may have come after the post landed: the next one looks for it too)
+    assert await repo.claim_showdown(round_id, 5, owner="one") == Claimed.AFTER_ANOTHER
     await repo.set_round_messages(round_id, showdown_message_id=99)
     await asyncio.sleep(0.01)
     assert not await repo.claim_showdown(round_id, 0, owner="one")  # posted
