@@ -63,13 +63,18 @@ class FakeResponse:
         return self.done
 
 
+BOT_USER = 4000  # the bot's own user id
+
+
 class FakeBot:
     """The Discord client as the tables use it (channels by id, DM channels), with the
     tables assembled on it as the Capsa cog assembles them, on a thread pool."""
 
     def __init__(self, repo, executor: ThreadPoolExecutor) -> None:
         self.repo = repo
+        self.user = SimpleNamespace(id=BOT_USER)  # the bot's own user, as after login
         self.channels: dict[int, MagicMock] = {}
+        self.sent: dict[int, list[SimpleNamespace]] = {}  # per channel, oldest first
         self._ids = itertools.count(5000)
         self.http = SimpleNamespace(start_private_message=AsyncMock(side_effect=self._open_dm))
         self.workers = WorkerPool(1, executor)
@@ -78,14 +83,36 @@ class FakeBot:
     async def _open_dm(self, user_id: int) -> dict:
         return {"id": str(90_000 + user_id)}
 
-    def _message(self, channel_id: int) -> SimpleNamespace:
-        return SimpleNamespace(id=next(self._ids), channel=SimpleNamespace(id=channel_id))
+    def _message(self, channel_id: int, view: discord.ui.View | None = None) -> SimpleNamespace:
+        """A message sent, by the bot, with its view's components as one row."""
+        message = SimpleNamespace(
+            id=next(self._ids),
+            channel=SimpleNamespace(id=channel_id),
+            author=self.user,
+            components=[] if view is None else [SimpleNamespace(children=list(view.children))],
+        )
+        self.sent.setdefault(channel_id, []).append(message)
+        return message
+
+    def _history(self, channel_id: int, limit: int = 100):
+        """The channel's last ``limit`` messages, newest first (as Messageable.history)."""
+
+        async def newest_first():
+            for message in reversed(self.sent.get(channel_id, [])[-limit:]):
+                yield message
+
+        return newest_first()
 
     def get_partial_messageable(self, channel_id: int, **_: object) -> MagicMock:
         if channel_id not in self.channels:
             channel = MagicMock(name=f"channel-{channel_id}")
             channel.id = channel_id
-            channel.send = AsyncMock(side_effect=lambda *a, **k: self._message(channel_id))
+            channel.send = AsyncMock(
+                side_effect=lambda *a, **k: self._message(channel_id, k.get("view"))
+            )
+            channel.history = MagicMock(
+                side_effect=lambda limit=100, **_: self._history(channel_id, limit)
+            )
             messages: dict[int, MagicMock] = {}
 
             def partial(message_id: int) -> MagicMock:

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import secrets
 import shutil
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -336,6 +337,34 @@ async def test_a_run_that_ends_leaves_the_watchdog_another_run_here_took(fake_bo
         return all(t.kind != "watchdog" for t in await repo.timers_of(match.id))
 
     await until(let_go, what="the deal's watchdog let go")
+
+
+async def test_a_showdown_that_landed_before_its_post_failed_is_posted_once(fake_bot, repo) -> None:
+    """The showdown went out, then this process's own bookkeeping failed (the chaos run:
+    its interaction token's row met a full disk) and it gave its claim up. The next call
+    looks for the post first and keeps it: one showdown, not two."""
+    tables = fake_bot.tables
+    match, rnd = await scored_round(repo, tables)
+    channel = fake_bot.get_partial_messageable(CHANNEL)
+    post = channel.send.side_effect
+    failing = [1]
+
+    def lands_then_fails(*args, **kwargs):
+        message = post(*args, **kwargs)
+        if failing:
+            failing.pop()
+            raise sqlite3.OperationalError("database or disk is full")
+        return message
+
+    channel.send.side_effect = lands_then_fails
+    with pytest.raises(sqlite3.OperationalError):
+        await tables.flow.advance(match.id, Driver.CLICK)
+    assert (await repo.get_round(rnd.id)).status == "scored"  # not marked: it failed
+    await tables.flow.advance(match.id, Driver.CLICK)
+    shown = await repo.get_round(rnd.id)
+    assert shown.status == "shown"
+    assert channel.send.await_count == 1
+    assert shown.showdown_message_id == fake_bot.sent[CHANNEL][0].id
 
 
 async def _dealt(repo, match_id: int, number: int) -> bool:
