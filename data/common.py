@@ -351,13 +351,15 @@ def hand_record(v: Sequence[Any], secs: Seconds) -> HandRecord:
 
 def timer_conflict(if_absent: bool, owner: bool = False) -> str:
     """``set_timer``'s ON CONFLICT action (the same SQL on both backends): keep the timer, or
-    replace it with a new version that has not failed yet, held as the new row says;
+    replace it with a new version (the new row's, drawn at random: a timer dropped and set
+    again never has the version of the one before, which a late ``finish_timer`` of that
+    one would drop) that has not failed yet, held as the new row says;
     ``owner``: only if nobody holds it or the process named by the last parameter does."""
     if if_absent:
         return "DO NOTHING"
     return (
         "DO UPDATE SET arg = excluded.arg, due_at = excluded.due_at,"
-        " version = timers.version + 1, attempts = 0, lease_until = excluded.lease_until,"
+        " version = excluded.version, attempts = 0, lease_until = excluded.lease_until,"
         " lease_owner = excluded.lease_owner"
     ) + (" WHERE timers.lease_owner IS NULL OR timers.lease_owner = ?" if owner else "")
 

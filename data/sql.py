@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
@@ -1513,14 +1514,16 @@ class SqlRepository(ABC):
 
         async def tx(db: Tx) -> int:
             return await db.run(
-                "INSERT INTO timers (match_id, kind, arg, due_at, lease_until, lease_owner)"
-                f" SELECT id, ?, ?, {db.LATER}, {db.LATER}, ? FROM matches WHERE id = ?"
+                "INSERT INTO timers"
+                " (match_id, kind, arg, due_at, lease_until, lease_owner, version)"
+                f" SELECT id, ?, ?, {db.LATER}, {db.LATER}, ?, ? FROM matches WHERE id = ?"
                 f" ON CONFLICT (match_id, kind) {conflict}",
                 kind,
                 int(arg),
                 max(0.0, float(delay)),
                 None if holder is None else float(lease),  # NULL: not held
                 holder,
+                secrets.randbits(62),  # a new version (timer_conflict)
                 match_id,
                 *(() if owner is None else (owner,)),
             )

@@ -16,6 +16,20 @@ db = contract.db
 repo = contract.repo
 
 
+async def test_a_late_finish_leaves_a_timer_set_again_after_a_drop(repo: Repository) -> None:
+    """A run of the table's watchdog ends after the watchdog was let go and set again by
+    the same process (a deal): the new row is not the old version, and the old run's
+    finish leaves it. (The chaos run's DMs 58 s late: both rows had version 1, and the
+    deal found its watchdog gone.)"""
+    m = await playing_match(repo)
+    assert await repo.set_timer(m.id, "watchdog", 1, 0)
+    (old,) = await repo.claim_timers("one", lease=60)
+    await repo.cancel_timers(m.id, ("watchdog",), holder="one")  # let go
+    assert await repo.set_timer(m.id, "watchdog", 2, 30, holder="one", lease=60)  # a deal's
+    await repo.finish_timer(m.id, "watchdog", old.version, owner="one")  # the old run's end
+    assert await repo.holds_timer(m.id, "watchdog", owner="one")
+
+
 async def test_a_due_timer_is_claimed_once_until_its_lease_runs_out(repo: Repository) -> None:
     m = await playing_match(repo)
     assert await repo.set_timer(m.id, "close_round", 77, 0)
