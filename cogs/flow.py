@@ -208,19 +208,23 @@ class TableFlow:
             # (the watchdog of another process that took the table over stays)
             await self._let_go(match_id, run)
 
+    def _holds(self, match_id: int, run: _Run) -> bool:
+        """Whether ``run`` holds the table's watchdog: no other run here set it since."""
+        return self._holders.get(match_id) is run
+
     def _drop(self, match_id: int, run: _Run) -> None:
         """``run`` no longer holds the table's watchdog here (the row stays as it is)."""
-        if self._holders.get(match_id) is run:
+        if self._holds(match_id, run):
             del self._holders[match_id]
 
     async def _let_go(self, match_id: int, run: _Run, *, hand_on: float | None = None) -> None:
         """If ``run`` still holds the table's watchdog (no other run here set it since): let
         it go, or with ``hand_on``, leave it for whoever comes first in that many seconds.
         Under the table's lock, so no run here sets it again before the database has this."""
-        if self._holders.get(match_id) is not run:
+        if not self._holds(match_id, run):
             return
         async with self.locks[match_id]:
-            if self._holders.get(match_id) is not run:
+            if not self._holds(match_id, run):
                 return
             del self._holders[match_id]
             if hand_on is None:
@@ -269,7 +273,7 @@ class TableFlow:
         ):
             # its dealer finishes it; should that process have died, the watchdog
             # it holds (or this one, if it had none yet) takes over
-            if self._holders.get(match_id) is run:  # (the one this click set: left for
+            if self._holds(match_id, run):  # (the one this click set: left for
                 self._drop(match_id, run)  # whoever comes first)
                 await scheduler.hand_on(match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS)
             else:
@@ -286,7 +290,7 @@ class TableFlow:
             return _Stop.DONE  # another process did it, or is doing it (and goes on from there)
         if step.step == Step.DEAL:
             run.dealt = step.number
-        if self._holders.get(match_id) is not run:  # (before its messages go: should this
+        if not self._holds(match_id, run):  # (before its messages go: should this
             await scheduler.hold(  # process die, they are taken over)
                 match_id, TimerKind.WATCHDOG, step.number, WATCHDOG_SECONDS
             )

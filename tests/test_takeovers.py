@@ -242,15 +242,15 @@ async def test_stopping_lets_a_showdown_in_flight_land_and_be_stored(fake_bot, r
 # --- Next pressed survives its process -----------------------------------------------------
 
 
+async def _dealt(repo, match_id: int, number: int) -> bool:
+    current = await repo.current_round(match_id)
+    return current is not None and current.number == number
+
+
 async def round_2_dealt_at_once(repo, match_id: int, *, pause: float) -> None:
     """Round 2 is dealt within 8 s of now: not when the pause after the showdown runs out."""
     pressed = time.time()
-
-    async def dealt() -> bool:
-        current = await repo.current_round(match_id)
-        return current is not None and current.number == 2
-
-    await until(dealt, timeout=8, what="round 2 dealt")
+    await until(lambda: _dealt(repo, match_id, 2), timeout=8, what="round 2 dealt")
     assert time.time() - pressed < 8 < pause
 
 
@@ -365,11 +365,6 @@ async def test_a_showdown_that_landed_before_its_post_failed_is_posted_once(fake
     assert shown.status == "shown"
     assert channel.send.await_count == 1
     assert shown.showdown_message_id == fake_bot.sent[CHANNEL][0].id
-
-
-async def _dealt(repo, match_id: int, number: int) -> bool:
-    current = await repo.current_round(match_id)
-    return current is not None and current.number == number
 
 
 # --- a process that stopped holding a claim ------------------------------------------------

@@ -634,12 +634,10 @@ class RowModel:
         for first, (start, stop) in zip(known.prefix_at, known.spans, strict=True):
             np.cumsum(weighed[start:stop], out=prefix[first + 1 : first + 1 + stop - start])
         weight = np.append(weight, 0.0)  # a class the table never saw: no rows to weigh
-        five, three = (weight.take(known.seen_index.take(c)) for c in classes)
         where = flat_rows(classes, known.n)
         at = where[0]
-        cnt = self.counts.take(at) * np.concatenate([five, five, three])
-        hand = copy.copy(self)
-        hand._weights = None
+        cnt = self.counts.take(at) * weight.take(known.seen_index.take(at % known.n))
+        hand = copy.copy(self)  # (its counts, and so its HandWeights, are the stratum's)
         hand._set_features(
             where,
             cnt,
